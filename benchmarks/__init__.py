@@ -1,0 +1,1 @@
+"""Speed and throughput benchmarks: each prints its figures (run with `make bench`)."""

@@ -1,0 +1,1 @@
+"""Bullring leaderboard: the static site built from a league store."""

@@ -1,0 +1,1 @@
+"""Bullring referee: matches, bot processes, clocks, faults, replays, leagues, CLI."""

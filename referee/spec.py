@@ -1,0 +1,188 @@
+"""The referee's plain data: bots, clocks, match specs, faults and results.
+
+These are what the referee's match runner takes and gives, what a league schedules and
+stores, and what executors ship between processes (all picklable, all JSON-able through
+``to_json``/``from_json``).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class FaultKind(enum.StrEnum):
+    """Why a seat's decision failed. Any fault gets the seat the fallback option."""
+
+    TIMEOUT = "TIMEOUT"  # no answer within the decision deadline plus the time bank
+    CRASH = "CRASH"  # the bot's process died
+    UNAVAILABLE = "UNAVAILABLE"  # the endpoint could not be reached or never became ready
+    ILLEGAL = "ILLEGAL"  # chose an option that was not offered
+    PROTOCOL = "PROTOCOL"  # malformed, empty, oversized or wrong-version reply
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot: a manifest to start as a child process, or an already running endpoint.
+
+    Exactly one of ``command`` (with ``workdir``) or ``endpoint`` is set. ``endpoint`` is
+    ``host:port`` or ``unix:PATH``.
+    """
+
+    name: str
+    version: str = "0"
+    command: tuple[str, ...] = ()
+    workdir: str = "."
+    env: Mapping[str, str] = field(default_factory=dict)
+    endpoint: str | None = None
+    manifest: str | None = None  # path of the bot.toml it came from, if any
+
+    @property
+    def key(self) -> str:
+        """``name@version``: how stores and leaderboards tell bot versions apart."""
+        return f"{self.name}@{self.version}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "command": list(self.command),
+            "workdir": self.workdir,
+            "env": dict(self.env),
+            "endpoint": self.endpoint,
+            "manifest": self.manifest,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BotSpec:
+        return cls(
+            name=str(data["name"]),
+            version=str(data.get("version", "0")),
+            command=tuple(data.get("command") or ()),
+            workdir=str(data.get("workdir", ".")),
+            env=dict(data.get("env") or {}),
+            endpoint=data.get("endpoint"),
+            manifest=data.get("manifest"),
+        )
+
+
+@dataclass(frozen=True)
+class ClockSpec:
+    """Time limits, in milliseconds, and the fault limit."""
+
+    decision_ms: int = 1000  # each decision's deadline
+    time_bank_ms: int = 5000  # per seat per match, drawn on by overruns
+    setup_ms: int = 10000  # start the process, reach SERVING, Hello and StartMatch
+    max_faults: int = 3  # after this many faults the seat is forfeited and auto-played
+    enabled: bool = True  # False: no deadlines (debugging)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decision_ms": self.decision_ms,
+            "time_bank_ms": self.time_bank_ms,
+            "setup_ms": self.setup_ms,
+            "max_faults": self.max_faults,
+            "enabled": self.enabled,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ClockSpec:
+        return cls(**{k: data[k] for k in cls().to_json() if k in data})
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One match: a game of `variant` with `bots[seat]` at each seat and a seed."""
+
+    match_id: str
+    variant: str  # preset id
+    options: Mapping[str, str]
+    seed: int
+    bots: tuple[BotSpec, ...]
+    clock: ClockSpec = ClockSpec()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "match_id": self.match_id,
+            "variant": self.variant,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "bots": [b.to_json() for b in self.bots],
+            "clock": self.clock.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MatchSpec:
+        return cls(
+            match_id=str(data["match_id"]),
+            variant=str(data["variant"]),
+            options=dict(data.get("options") or {}),
+            seed=int(data["seed"]),
+            bots=tuple(BotSpec.from_json(b) for b in data["bots"]),
+            clock=ClockSpec.from_json(data.get("clock") or {}),
+        )
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A recorded fault of one seat at one decision (decision -1: during setup)."""
+
+    seat: int
+    kind: FaultKind
+    decision: int
+    detail: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "kind": self.kind.value,
+            "decision": self.decision,
+            "detail": self.detail,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Fault:
+        return cls(
+            int(data["seat"]), FaultKind(data["kind"]), int(data["decision"]), data["detail"]
+        )
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The outcome of a match, with its replay (a JSON-able dict, see referee/replay.py)."""
+
+    match_id: str
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    faults: tuple[Fault, ...]
+    forfeited: tuple[bool, ...]
+    decisions: int
+    duration_s: float
+    replay: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "match_id": self.match_id,
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "faults": [f.to_json() for f in self.faults],
+            "forfeited": list(self.forfeited),
+            "decisions": self.decisions,
+            "duration_s": self.duration_s,
+            "replay": dict(self.replay),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MatchResult:
+        return cls(
+            match_id=str(data["match_id"]),
+            scores=tuple(int(s) for s in data["scores"]),
+            ranks=tuple(int(r) for r in data["ranks"]),
+            faults=tuple(Fault.from_json(f) for f in data["faults"]),
+            forfeited=tuple(bool(f) for f in data["forfeited"]),
+            decisions=int(data["decisions"]),
+            duration_s=float(data["duration_s"]),
+            replay=dict(data["replay"]),
+        )

@@ -1,0 +1,1 @@
+"""Bullring SDK: the game model and the bot runtime."""

@@ -1,0 +1,229 @@
+"""Types shared by every game engine: options, decisions, events and the state interface.
+
+Every engine exposes the same :class:`GameState` interface, so the referee, the SDK and
+the bots never special-case a variant except to read its typed view.
+
+Conventions (see docs/game-model.md):
+
+* Seats are numbered ``0 .. players-1``.
+* A decision is a choice among the legal options of a seat, listed in canonical order:
+  ascending card, then row/pile index, then side, then target seat; options of kind
+  ``END_TURN`` come last.
+* Simultaneous decisions (picks in 6 nimmt! and X nimmt!) are pending for several seats
+  at once; the engine keeps each choice hidden until every pending seat has chosen.
+* Rows/piles are numbered from 0 in the order the view lists them.
+"""
+
+from __future__ import annotations
+
+import abc
+import enum
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+
+class RulesError(ValueError):
+    """A request the rules do not allow (bad variant, player count, option or move)."""
+
+
+class DecisionKind(enum.IntEnum):
+    """What a pending decision is about. Values are stable: they are on the wire."""
+
+    PICK_CARD = 1  # 6 nimmt!, X nimmt!: choose a hand card, simultaneously with others
+    TAKE_ROW = 2  # 6 nimmt!, X nimmt!: card too low (or no place): choose a row to take
+    CHOOSE_PLACE = 3  # 6 nimmt! Professional: two equally near places: choose one
+    DRAFT_CARD = 4  # 6 nimmt! Logic: take one face-up card into the hand
+    X_ROW_CARD = 5  # X nimmt!: choose which taken card goes to the X row
+    PLAY_OR_TAKE = 6  # 11 nimmt!: play card(s) on pile(s), take a pile, or end the turn
+    STEAL_BULL = 7  # 11 nimmt!: choose the player to steal a bull card from
+    PLAY_STEP = 8  # Hornochsen!: play a bull card, a special card, or end the turn
+
+
+class OptionKind(enum.IntEnum):
+    """The shape of an option. Values are stable: they are on the wire."""
+
+    CARD = 1  # choose `card` (pick, draft, X-row card)
+    ROW = 2  # choose row/pile `row` (take it)
+    PLACE = 3  # place the pending card on `row` at `side` (Professional tie)
+    PLAY = 4  # play `card` (on pile/row `row` where the player chooses it, else row=-1)
+    SPECIAL = 5  # play special card `card` (a Special value) on row `row`
+    END_TURN = 6  # end a multi-step turn
+    STEAL = 7  # steal a bull card from seat `target`
+
+
+class Side(enum.IntEnum):
+    """Which end of a row (6 nimmt! Professional). Rows grow to the right normally."""
+
+    RIGHT = 0
+    LEFT = 1
+
+
+class Special(enum.IntEnum):
+    """Hornochsen! special cards (they carry no number)."""
+
+    X2 = 1
+    PLUS5 = 2
+
+
+class Option(NamedTuple):
+    """One legal choice. Unused fields keep their defaults."""
+
+    kind: OptionKind
+    card: int = 0
+    row: int = -1
+    side: Side = Side.RIGHT
+    target: int = -1
+
+    def sort_key(self) -> tuple[int, int, int, int, int]:
+        """The canonical order: END_TURN last, then card, row, side, target."""
+        return (
+            1 if self.kind == OptionKind.END_TURN else 0,
+            self.card,
+            self.row,
+            int(self.side),
+            self.target,
+        )
+
+    def describe(self) -> str:
+        """A short human-readable form, for traces and errors."""
+        k = self.kind
+        if k == OptionKind.CARD:
+            return f"card {self.card}"
+        if k == OptionKind.ROW:
+            return f"take row {self.row + 1}"
+        if k == OptionKind.PLACE:
+            return f"place on row {self.row + 1} ({self.side.name.lower()} end)"
+        if k == OptionKind.PLAY:
+            return f"play {self.card}" + (f" on pile {self.row + 1}" if self.row >= 0 else "")
+        if k == OptionKind.SPECIAL:
+            return f"play {Special(self.card).name} on row {self.row + 1}"
+        if k == OptionKind.END_TURN:
+            return "end turn"
+        return f"steal from seat {self.target}"
+
+
+class EventKind(enum.IntEnum):
+    """Public history entries. Values are stable: they are on the wire."""
+
+    ROUND_START = 1  # `cards`: the face-up starting cards of rows/piles (in row order)
+    REVEAL = 2  # a simultaneous pick revealed: `seat` played `card`
+    PLACE = 3  # `card` of `seat` placed on `row` (`side` for Professional)
+    TAKE = 4  # `seat` took `cards` from `row` (their heads go to the seat's penalty)
+    DRAFT = 5  # Logic: `seat` drafted `card`
+    X_ROW = 6  # X nimmt!: `seat` put `card` in their X row; `cards` went to hand
+    X_PILE = 7  # X nimmt!: `seat`'s X row (`cards`) went face down onto their X pile
+    NEW_PILE = 8  # 11 nimmt!: a new pile started with `card` (at index `row`)
+    BULL = 9  # 11 nimmt!: `seat` got a bull card (from the supply, or from `target`)
+    SPECIAL = 10  # Hornochsen!: `seat` put special `card` on `row`
+    COLLECT = 11  # Hornochsen!: `seat` collected `row` (`cards`, plus its specials)
+    END_TURN = 12  # a multi-step turn ended
+    ROUND_END = 13  # `cards` holds each seat's score for the round, in seat order
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One entry of the public history. Fields not used by a kind keep their defaults."""
+
+    kind: EventKind
+    seat: int = -1
+    card: int = 0
+    row: int = -1
+    side: Side = Side.RIGHT
+    target: int = -1
+    cards: tuple[int, ...] = ()
+    round: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ViewHeader:
+    """What every view starts with."""
+
+    variant: str  # preset or family id, e.g. "6nimmt-pro"
+    options: Mapping[str, str]  # the resolved variant options, as strings
+    players: int
+    seat: int  # whose view this is; -1 for the referee's all-seeing view
+    round: int  # 1-based
+    scores: tuple[int, ...]  # running totals, one per seat, as the scoresheet shows them
+    to_move: tuple[int, ...]  # seats with a pending decision
+    decision: DecisionKind | None  # this seat's pending decision, if any
+    history: tuple[Event, ...] = field(default=())
+
+
+Policy = Callable[["GameState", int, Sequence[Option], random.Random], Option]
+"""A playout policy: (state, seat, legal options, rng) -> the chosen option."""
+
+
+def random_policy(
+    state: GameState, seat: int, options: Sequence[Option], rng: random.Random
+) -> Option:
+    """Choose uniformly among the legal options."""
+    return options[rng.randrange(len(options))]
+
+
+class GameState(abc.ABC):
+    """The full state of one game, with the rules that move it forward.
+
+    A state is mutable; :meth:`clone` gives an independent copy for simulation.
+    """
+
+    variant: str
+    players: int
+
+    @abc.abstractmethod
+    def pending(self) -> tuple[int, ...]:
+        """The seats that must decide now (several for a simultaneous pick); () if over."""
+
+    @abc.abstractmethod
+    def decision_kind(self, seat: int) -> DecisionKind:
+        """The kind of decision pending for `seat` (RulesError if none)."""
+
+    @abc.abstractmethod
+    def legal_options(self, seat: int) -> list[Option]:
+        """The legal options of a pending seat, in canonical order (RulesError if none)."""
+
+    @abc.abstractmethod
+    def apply(self, seat: int, option: Option) -> None:
+        """Apply `seat`'s choice; RulesError if the seat is not pending or it is illegal."""
+
+    @abc.abstractmethod
+    def view(self, seat: int) -> object:
+        """What `seat` may see (a per-family view dataclass); seat -1: everything."""
+
+    @abc.abstractmethod
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+
+    @abc.abstractmethod
+    def scores(self) -> list[int]:
+        """Each seat's score so far (final once terminal), in the variant's own units."""
+
+    @abc.abstractmethod
+    def clone(self) -> GameState:
+        """An independent deep copy."""
+
+    @property
+    @abc.abstractmethod
+    def higher_is_better(self) -> bool:
+        """True when the highest score wins (Hornochsen!); False for fewest heads."""
+
+    def ranks(self) -> list[int]:
+        """1-based ranks from the scores; equal scores share the better rank."""
+        return ranks_from_scores(self.scores(), self.higher_is_better)
+
+    def playout(self, rng: random.Random, policy: Policy | None = None) -> list[int]:
+        """Play this state to the end with `policy` (random by default); return scores."""
+        choose = policy or random_policy
+        while True:
+            seats = self.pending()
+            if not seats:
+                return self.scores()
+            for seat in seats:
+                self.apply(seat, choose(self, seat, self.legal_options(seat), rng))
+
+
+def ranks_from_scores(scores: Sequence[int], higher_is_better: bool) -> list[int]:
+    """Competition ranking ("1224"): equal scores share the better rank."""
+    keyed = [(-s if higher_is_better else s) for s in scores]
+    return [1 + sum(1 for other in keyed if other < mine) for mine in keyed]

@@ -1,0 +1,1 @@
+"""The bot protocol: generated gRPC code (bullring/v1) and its generator."""
