@@ -168,7 +168,7 @@ def check_players(preset: Preset, players: int) -> None:
 
 def engine(family: str) -> Engine:
     """The engine module of a family."""
-    module: Engine = importlib.import_module(FAMILY_MODULES[family])  # type: ignore[assignment]
+    module: Engine = importlib.import_module(FAMILY_MODULES[family])
     return module
 
 
