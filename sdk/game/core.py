@@ -203,6 +203,12 @@ class GameState(abc.ABC):
     def clone(self) -> GameState:
         """An independent deep copy."""
 
+    @abc.abstractmethod
+    def card_locations(self) -> dict[str, list[int]]:
+        """Where every number card of the game is, by place ("hand 0", "row 2", "deck",
+        "unused", "pile 1", ...). Together they hold each card of the game's deck exactly
+        once. For checks and debugging, not for bots (it sees everything)."""
+
     @property
     @abc.abstractmethod
     def higher_is_better(self) -> bool:

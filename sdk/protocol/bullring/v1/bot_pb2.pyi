@@ -6,7 +6,8 @@ The Bullring bot protocol, version 1.
 
 The referee is the gRPC client; every bot is a gRPC server implementing `Bot`, plus the
 standard grpc.health.v1 and reflection services. A match is: Hello, StartMatch, then one
-Decide per decision of the bot's seat, then EndMatch. The referee sends nothing but the
+Decide per decision of the bot's seat, then EndMatch. One bot process may serve several
+matches one after another or at once; (match_id, seat) names a session. The referee sends nothing but the
 seat's own view: never an opponent's hand, the deck order or unused cards.
 
 Enum values mirror sdk/game/core.py and are stable.
@@ -842,6 +843,7 @@ class DecideRequest(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     DEADLINE_MS_FIELD_NUMBER: _builtins.int
     TIME_BANK_MS_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     decision_index: _builtins.int
     """counts this seat's decisions in the match, from 0"""
@@ -850,6 +852,8 @@ class DecideRequest(_message.Message):
     """this decision's own deadline"""
     time_bank_ms: _builtins.int
     """match time bank left for overruns"""
+    seat: _builtins.int
+    """the seat deciding (one process may serve several matches)"""
     @_builtins.property
     def view(self) -> Global___View: ...
     @_builtins.property
@@ -866,10 +870,11 @@ class DecideRequest(_message.Message):
         options: _abc.Iterable[Global___Option] | None = ...,
         deadline_ms: _builtins.int = ...,
         time_bank_ms: _builtins.int = ...,
+        seat: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline_ms", b"deadline_ms", "decision_index", b"decision_index", "kind", b"kind", "match_id", b"match_id", "options", b"options", "time_bank_ms", b"time_bank_ms", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline_ms", b"deadline_ms", "decision_index", b"decision_index", "kind", b"kind", "match_id", b"match_id", "options", b"options", "seat", b"seat", "time_bank_ms", b"time_bank_ms", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -906,11 +911,13 @@ class EndMatchRequest(_message.Message):
     RANKS_FIELD_NUMBER: _builtins.int
     FAULTS_FIELD_NUMBER: _builtins.int
     FORFEITED_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     faults: _builtins.int
     """faults recorded against this seat"""
     forfeited: _builtins.bool
     """the seat was forfeited and auto-played"""
+    seat: _builtins.int
     @_builtins.property
     def scores(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     @_builtins.property
@@ -923,10 +930,11 @@ class EndMatchRequest(_message.Message):
         ranks: _abc.Iterable[_builtins.int] | None = ...,
         faults: _builtins.int = ...,
         forfeited: _builtins.bool = ...,
+        seat: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["faults", b"faults", "forfeited", b"forfeited", "match_id", b"match_id", "ranks", b"ranks", "scores", b"scores"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["faults", b"faults", "forfeited", b"forfeited", "match_id", b"match_id", "ranks", b"ranks", "scores", b"scores", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -6,7 +6,8 @@ The Bullring bot protocol, version 1.
 
 The referee is the gRPC client; every bot is a gRPC server implementing `Bot`, plus the
 standard grpc.health.v1 and reflection services. A match is: Hello, StartMatch, then one
-Decide per decision of the bot's seat, then EndMatch. The referee sends nothing but the
+Decide per decision of the bot's seat, then EndMatch. One bot process may serve several
+matches one after another or at once; (match_id, seat) names a session. The referee sends nothing but the
 seat's own view: never an opponent's hand, the deck order or unused cards.
 
 Enum values mirror sdk/game/core.py and are stable.
