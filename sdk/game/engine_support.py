@@ -1,0 +1,99 @@
+"""Small helpers shared by the turn-based engines (X nimmt!, 11 nimmt!, Hornochsen!).
+
+They keep the checks and messages of every engine the same: which seat may move, which
+option is legal, whether an explicit position is a valid deal, and how a round is dealt.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+
+from sdk.game.core import DecisionKind, Event, Option, RulesError, ViewHeader
+
+
+def require_pending(pending: Sequence[int], seat: int) -> None:
+    """Refuse a choice from a seat that has no decision pending."""
+    if seat not in pending:
+        waiting = ", ".join(map(str, pending)) or "nobody (the game is over)"
+        raise RulesError(f"seat {seat} has no decision pending; waiting for: {waiting}")
+
+
+def require_legal(seat: int, option: Option, legal: Sequence[Option]) -> None:
+    """Refuse an option that is not among the legal ones."""
+    if option not in legal:
+        shown = ", ".join(o.describe() for o in legal[:12])
+        more = f" (and {len(legal) - 12} more)" if len(legal) > 12 else ""
+        described = option.describe() if isinstance(option, Option) else repr(option)
+        raise RulesError(f"seat {seat} cannot {described} now; legal: {shown}{more}")
+
+
+def require_seat(players: int, seat: int, *, referee: bool = True) -> None:
+    """Refuse a seat number outside the table (-1, the referee, allowed when `referee`)."""
+    low = -1 if referee else 0
+    if not low <= seat < players:
+        raise RulesError(f"seat {seat} does not exist; seats are 0..{players - 1}")
+
+
+def require_distinct(places: Mapping[str, Iterable[int]], deck: range) -> None:
+    """Refuse an explicit position where a card is unknown or lies in two places."""
+    seen: dict[int, str] = {}
+    for place, cards in places.items():
+        for card in cards:
+            if card not in deck:
+                raise RulesError(f"card {card} in {place} is not in the deck {deck[0]}..{deck[-1]}")
+            if card in seen:
+                raise RulesError(f"card {card} is both in {seen[card]} and in {place}")
+            seen[card] = place
+
+
+def round_rng(family: str, seed: int, round_number: int) -> random.Random:
+    """The shuffler of one round: fixed by (family, seed, round), independent per round."""
+    return random.Random(f"{family}:{seed}:{round_number}")
+
+
+def make_header(
+    variant: str,
+    players: int,
+    seat: int,
+    round_number: int,
+    scores: Sequence[int],
+    to_move: tuple[int, ...],
+    decision: DecisionKind | None,
+    history: Sequence[Event],
+) -> ViewHeader:
+    """The common head of every view (these families have no options)."""
+    return ViewHeader(
+        variant=variant,
+        options={},
+        players=players,
+        seat=seat,
+        round=round_number,
+        scores=tuple(scores),
+        to_move=to_move,
+        decision=decision if seat in to_move else None,
+        history=tuple(history),
+    )
+
+
+def fill_hands(
+    sizes: Sequence[int],
+    known: Sequence[Iterable[int]],
+    pool: list[int],
+    rng: random.Random,
+) -> list[list[int]]:
+    """Hands of the given sizes: the cards known to be there plus cards drawn from `pool`.
+
+    `pool` is shuffled and the drawn cards are removed from it (the rest stays there).
+    """
+    rng.shuffle(pool)
+    hands: list[list[int]] = []
+    for size, known_cards in zip(sizes, known, strict=True):
+        hand = list(known_cards)
+        missing = size - len(hand)
+        if missing < 0 or missing > len(pool):
+            raise RulesError("the view is inconsistent: a hand size does not fit the cards")
+        hand.extend(pool[len(pool) - missing :])
+        del pool[len(pool) - missing :]
+        hands.append(sorted(hand))
+    return hands

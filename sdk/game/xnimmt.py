@@ -1,0 +1,435 @@
+"""X nimmt! (seed 002, RULES.md): three rows of capacity 3, 4 and 5, X rows and X piles.
+
+A turn: every seat picks a hand card face down (simultaneous), the cards are revealed and
+resolved in ascending order. A card goes to the row whose last card is the highest one
+below it; the card that would be a row's capacity-th card takes the cards already there;
+a card below every row takes a row of its player's choice. Of the taken cards exactly one
+goes to the taker's X row (their choice), the others to their hand. A card lower than
+the X row's last card first moves the X row face down onto the X pile. The round ends
+after the turn at whose end some hand is empty; score = hand heads + 2 x X pile heads.
+Two rounds; fewest points wins.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Mapping, Sequence
+
+from sdk.game.cards import HEADS
+from sdk.game.core import (
+    DecisionKind,
+    Event,
+    EventKind,
+    GameState,
+    Option,
+    OptionKind,
+    RulesError,
+)
+from sdk.game.engine_support import (
+    fill_hands,
+    make_header,
+    require_distinct,
+    require_legal,
+    require_pending,
+    require_seat,
+    round_rng,
+)
+from sdk.game.views import XNimmtView
+
+FAMILY = "xnimmt"
+DECK = range(1, 101)
+CAPACITIES = (3, 4, 5)
+HAND_SIZE = 8
+ROUNDS = 2
+
+
+class Phase(enum.Enum):
+    PICK = "pick"  # seats choose their cards face down
+    RESOLVE = "resolve"  # transient: revealed cards are being placed
+    TAKE_ROW = "take_row"  # the lowest card fits no row: its player chooses a row
+    X_ROW_CARD = "x_row_card"  # a taker chooses which taken card goes to the X row
+    OVER = "over"
+
+
+def row_for(card: int, rows: Sequence[Sequence[int]]) -> int:
+    """The row a card goes to: the one whose last card is the highest below it; -1: none.
+
+    Shared by every "least difference onto row ends" placement of this module.
+    """
+    best, best_last = -1, 0
+    for index, row in enumerate(rows):
+        last = row[-1]
+        if best_last < last < card:
+            best, best_last = index, last
+    return best
+
+
+def round_score(hand: Sequence[int], x_pile: Sequence[int]) -> int:
+    """Points of one round: heads in hand x1, heads in the X pile x2, X row free."""
+    return sum(HEADS[c] for c in hand) + 2 * sum(HEADS[c] for c in x_pile)
+
+
+class XNimmtState(GameState):
+    """A game of X nimmt!. Build one with :func:`new_game` or :meth:`from_position`."""
+
+    def __init__(self, players: int, seed: int, variant: str = FAMILY) -> None:
+        self.variant = variant
+        self.players = players
+        self.seed = seed
+        self.round = 1
+        self.totals = [0] * players
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.rows: list[list[int]] = [[] for _ in CAPACITIES]
+        self.x_rows: list[list[int]] = [[] for _ in range(players)]
+        self.x_piles: list[list[int]] = [[] for _ in range(players)]
+        self.unused: list[int] = []
+        self.picks = [0] * players  # this turn's face-down cards; 0: not chosen yet
+        self.queue: list[tuple[int, int]] = []  # revealed (card, seat) still to resolve
+        self.phase = Phase.PICK
+        self.chooser = -1  # the seat of a TAKE_ROW or X_ROW_CARD decision
+        self.pending_card = 0  # the card waiting for TAKE_ROW
+        self.taken: list[int] = []  # cards waiting for X_ROW_CARD
+        self.history: list[Event] = []
+
+    # ----- construction -------------------------------------------------------------
+
+    @classmethod
+    def from_position(
+        cls,
+        hands: Sequence[Sequence[int]],
+        rows: Sequence[Sequence[int]],
+        *,
+        x_rows: Sequence[Sequence[int]] | None = None,
+        x_piles: Sequence[Sequence[int]] | None = None,
+        totals: Sequence[int] | None = None,
+        round_number: int = 1,
+        seed: int = 0,
+        variant: str = FAMILY,
+    ) -> XNimmtState:
+        """A state at the start of a turn, from an explicit position.
+
+        Cards in no given place are unused. Rows must ascend and be shorter than their
+        capacity; each X row must ascend.
+        """
+        players = len(hands)
+        if not 2 <= players <= 4:
+            raise RulesError(f"X nimmt! is for 2 to 4 players, not {players}")
+        if len(rows) != len(CAPACITIES):
+            raise RulesError(f"X nimmt! has {len(CAPACITIES)} rows, not {len(rows)}")
+        if not 1 <= round_number <= ROUNDS:
+            raise RulesError(f"X nimmt! has rounds 1..{ROUNDS}, not {round_number}")
+        x_rows = x_rows or [[] for _ in range(players)]
+        x_piles = x_piles or [[] for _ in range(players)]
+        if len(x_rows) != players or len(x_piles) != players:
+            raise RulesError("give one X row and one X pile per player")
+        places: dict[str, Sequence[int]] = {}
+        for index, row in enumerate(rows):
+            if not 1 <= len(row) < CAPACITIES[index]:
+                raise RulesError(
+                    f"row {index + 1} must hold 1 to {CAPACITIES[index] - 1} cards, not {len(row)}"
+                )
+            if list(row) != sorted(row):
+                raise RulesError(f"row {index + 1} must ascend: {list(row)}")
+            places[f"row {index}"] = row
+        for seat in range(players):
+            if list(x_rows[seat]) != sorted(x_rows[seat]):
+                raise RulesError(f"the X row of seat {seat} must ascend: {list(x_rows[seat])}")
+            places[f"hand {seat}"] = hands[seat]
+            places[f"x row {seat}"] = x_rows[seat]
+            places[f"x pile {seat}"] = x_piles[seat]
+        require_distinct(places, DECK)
+        state = cls(players, seed, variant)
+        state.round = round_number
+        state.totals = list(totals) if totals is not None else [0] * players
+        state.hands = [sorted(h) for h in hands]
+        state.rows = [list(r) for r in rows]
+        state.x_rows = [list(r) for r in x_rows]
+        state.x_piles = [list(p) for p in x_piles]
+        placed = {c for cards in places.values() for c in cards}
+        state.unused = [c for c in DECK if c not in placed]
+        state.history.append(
+            Event(EventKind.ROUND_START, cards=tuple(r[0] for r in rows), round=round_number)
+        )
+        return state
+
+    def _deal(self) -> None:
+        cards = list(DECK)
+        round_rng(FAMILY, self.seed, self.round).shuffle(cards)
+        self.hands = [
+            sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(self.players)
+        ]
+        start = self.players * HAND_SIZE
+        self.rows = [[c] for c in cards[start : start + len(CAPACITIES)]]
+        self.unused = sorted(cards[start + len(CAPACITIES) :])
+        self.x_rows = [[] for _ in range(self.players)]
+        self.x_piles = [[] for _ in range(self.players)]
+        self.picks = [0] * self.players
+        self.phase = Phase.PICK
+        self.history.append(
+            Event(EventKind.ROUND_START, cards=tuple(r[0] for r in self.rows), round=self.round)
+        )
+
+    # ----- the GameState interface --------------------------------------------------
+
+    @property
+    def higher_is_better(self) -> bool:
+        return False
+
+    def pending(self) -> tuple[int, ...]:
+        if self.phase is Phase.PICK:
+            return tuple(s for s in range(self.players) if not self.picks[s])
+        if self.phase in (Phase.TAKE_ROW, Phase.X_ROW_CARD):
+            return (self.chooser,)
+        return ()
+
+    def decision_kind(self, seat: int) -> DecisionKind:
+        require_pending(self.pending(), seat)
+        if self.phase is Phase.PICK:
+            return DecisionKind.PICK_CARD
+        if self.phase is Phase.TAKE_ROW:
+            return DecisionKind.TAKE_ROW
+        return DecisionKind.X_ROW_CARD
+
+    def legal_options(self, seat: int) -> list[Option]:
+        require_pending(self.pending(), seat)
+        if self.phase is Phase.PICK:
+            return [Option(OptionKind.CARD, card) for card in self.hands[seat]]
+        if self.phase is Phase.TAKE_ROW:
+            return [Option(OptionKind.ROW, row=r) for r in range(len(self.rows))]
+        return [Option(OptionKind.CARD, card) for card in sorted(self.taken)]
+
+    def apply(self, seat: int, option: Option) -> None:
+        require_pending(self.pending(), seat)
+        if self.phase is Phase.PICK:
+            if option.kind != OptionKind.CARD or option.card not in self.hands[seat]:
+                require_legal(seat, option, self.legal_options(seat))
+            self.picks[seat] = option.card
+            if all(self.picks):
+                self._reveal()
+        elif self.phase is Phase.TAKE_ROW:
+            if option.kind != OptionKind.ROW or not 0 <= option.row < len(self.rows):
+                require_legal(seat, option, self.legal_options(seat))
+            card, self.pending_card = self.pending_card, 0
+            self.phase = Phase.RESOLVE
+            self._take(seat, option.row, card)
+            if self.phase is Phase.RESOLVE:
+                self._resolve()
+        else:
+            if option.kind != OptionKind.CARD or option.card not in self.taken:
+                require_legal(seat, option, self.legal_options(seat))
+            taken, self.taken = self.taken, []
+            self.phase = Phase.RESOLVE
+            self._to_x_row(seat, option.card, [c for c in taken if c != option.card])
+            self._resolve()
+
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def scores(self) -> list[int]:
+        return list(self.totals)
+
+    def clone(self) -> XNimmtState:
+        other = XNimmtState.__new__(XNimmtState)
+        other.__dict__.update(self.__dict__)
+        other.totals = list(self.totals)
+        other.hands = [list(h) for h in self.hands]
+        other.rows = [list(r) for r in self.rows]
+        other.x_rows = [list(r) for r in self.x_rows]
+        other.x_piles = [list(p) for p in self.x_piles]
+        other.unused = list(self.unused)
+        other.picks = list(self.picks)
+        other.queue = list(self.queue)
+        other.taken = list(self.taken)
+        other.history = list(self.history)
+        return other
+
+    def card_locations(self) -> dict[str, list[int]]:
+        places: dict[str, list[int]] = {}
+        for seat in range(self.players):
+            places[f"hand {seat}"] = list(self.hands[seat])
+            places[f"x row {seat}"] = list(self.x_rows[seat])
+            places[f"x pile {seat}"] = list(self.x_piles[seat])
+        for index, row in enumerate(self.rows):
+            places[f"row {index}"] = list(row)
+        places["revealed"] = [card for card, _ in self.queue]
+        places["pending"] = [self.pending_card] if self.pending_card else []
+        places["taken"] = list(self.taken)
+        places["unused"] = list(self.unused)
+        return places
+
+    def view(self, seat: int) -> XNimmtView:
+        require_seat(self.players, seat)
+        to_move = self.pending()
+        decision = self.decision_kind(seat) if seat in to_move else None
+        return XNimmtView(
+            header=make_header(
+                self.variant,
+                self.players,
+                seat,
+                self.round,
+                self.totals,
+                to_move,
+                decision,
+                self.history,
+            ),
+            hand=tuple(self.hands[seat]) if seat >= 0 else (),
+            rows=tuple(tuple(r) for r in self.rows),
+            capacities=CAPACITIES,
+            hand_sizes=tuple(len(h) for h in self.hands),
+            x_rows=tuple(tuple(r) for r in self.x_rows),
+            x_pile_sizes=tuple(len(p) for p in self.x_piles),
+            own_x_pile=tuple(self.x_piles[seat]) if seat >= 0 else (),
+            picked=tuple(bool(p) for p in self.picks)
+            if self.phase is Phase.PICK
+            else (False,) * self.players,
+            revealed=tuple((s, c) for c, s in self.queue),
+            pending_card=self.pending_card,
+            taken=tuple(sorted(self.taken)),
+            all_hands=tuple(tuple(h) for h in self.hands) if seat < 0 else (),
+        )
+
+    # ----- the rules ------------------------------------------------------------------
+
+    def _reveal(self) -> None:
+        for seat, card in enumerate(self.picks):
+            self.hands[seat].remove(card)
+            self.history.append(Event(EventKind.REVEAL, seat=seat, card=card, round=self.round))
+        self.queue = sorted((card, seat) for seat, card in enumerate(self.picks))
+        self.picks = [0] * self.players
+        self.phase = Phase.RESOLVE
+        self._resolve()
+
+    def _resolve(self) -> None:
+        """Place the revealed cards in ascending order until a decision or the turn's end."""
+        while self.queue:
+            card, seat = self.queue.pop(0)
+            row = row_for(card, self.rows)
+            if row < 0:
+                self.phase, self.chooser, self.pending_card = Phase.TAKE_ROW, seat, card
+                return
+            if len(self.rows[row]) + 1 == CAPACITIES[row]:
+                self._take(seat, row, card)
+                if self.phase is Phase.X_ROW_CARD:
+                    return
+            else:
+                self.rows[row].append(card)
+                self.history.append(
+                    Event(EventKind.PLACE, seat=seat, card=card, row=row, round=self.round)
+                )
+        if any(not hand for hand in self.hands):
+            self._end_round()
+        else:
+            self.phase = Phase.PICK
+
+    def _take(self, seat: int, row: int, card: int) -> None:
+        """`seat`'s card takes `row`; one taken card must then go to the X row."""
+        taken, self.rows[row] = self.rows[row], [card]
+        self.history.append(
+            Event(
+                EventKind.TAKE, seat=seat, card=card, row=row, cards=tuple(taken), round=self.round
+            )
+        )
+        self.history.append(Event(EventKind.PLACE, seat=seat, card=card, row=row, round=self.round))
+        if len(taken) == 1:
+            self._to_x_row(seat, taken[0], [])
+        else:
+            self.phase, self.chooser, self.taken = Phase.X_ROW_CARD, seat, taken
+
+    def _to_x_row(self, seat: int, card: int, to_hand: list[int]) -> None:
+        x_row = self.x_rows[seat]
+        if x_row and card < x_row[-1]:
+            self.x_piles[seat].extend(x_row)
+            self.history.append(
+                Event(EventKind.X_PILE, seat=seat, cards=tuple(x_row), round=self.round)
+            )
+            self.x_rows[seat] = x_row = []
+        x_row.append(card)
+        self.history.append(
+            Event(EventKind.X_ROW, seat=seat, card=card, cards=tuple(to_hand), round=self.round)
+        )
+        if to_hand:
+            self.hands[seat] = sorted(self.hands[seat] + to_hand)
+
+    def _end_round(self) -> None:
+        points = [round_score(self.hands[s], self.x_piles[s]) for s in range(self.players)]
+        self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
+        self.history.append(Event(EventKind.ROUND_END, cards=tuple(points), round=self.round))
+        if self.round >= ROUNDS:
+            self.phase = Phase.OVER
+            return
+        self.round += 1
+        self._deal()
+
+
+def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> XNimmtState:
+    """A new game: round 1 dealt from `seed` (players already checked by the caller)."""
+    if options:
+        raise RulesError(f"X nimmt! has no options, got: {', '.join(options)}")
+    state = XNimmtState(players, seed, variant)
+    state._deal()
+    return state
+
+
+def from_view(view: XNimmtView, rng: random.Random) -> XNimmtState:
+    """A full state consistent with `view`, hidden cards sampled uniformly.
+
+    Public knowledge used: the current round's history tells which taken cards went to
+    each hand (and were not played since) and what lies in every X pile.
+    """
+    header = view.header
+    seat, players = header.seat, header.players
+    events = [e for e in header.history if e.round == header.round]
+    known: list[set[int]] = [set() for _ in range(players)]
+    x_piles: list[list[int]] = [[] for _ in range(players)]
+    for event in events:
+        if event.kind == EventKind.X_ROW:
+            known[event.seat].update(event.cards)
+        elif event.kind == EventKind.REVEAL:
+            known[event.seat].discard(event.card)
+        elif event.kind == EventKind.X_PILE:
+            x_piles[event.seat].extend(event.cards)
+    if seat >= 0:
+        known[seat] = set(view.hand)
+        x_piles[seat] = list(view.own_x_pile)
+    else:
+        known = [set(h) for h in view.all_hands]
+    if [len(p) for p in x_piles] != list(view.x_pile_sizes):
+        raise RulesError("the view is inconsistent: X piles do not match the history")
+    visible = {c for row in view.rows for c in row}
+    visible.update(c for row in view.x_rows for c in row)
+    visible.update(c for pile in x_piles for c in pile)
+    visible.update(c for _, c in view.revealed)
+    visible.update(view.taken)
+    if view.pending_card:
+        visible.add(view.pending_card)
+    for cards in known:
+        visible.update(cards)
+    pool = [c for c in DECK if c not in visible]
+    hands = fill_hands(view.hand_sizes, [sorted(k) for k in known], pool, rng)
+
+    state = XNimmtState(players, rng.getrandbits(63), header.variant)
+    state.round = header.round
+    state.totals = list(header.scores)
+    state.hands = hands
+    state.rows = [list(r) for r in view.rows]
+    state.x_rows = [list(r) for r in view.x_rows]
+    state.x_piles = x_piles
+    state.unused = sorted(pool)
+    state.history = list(header.history)
+    state.queue = [(card, s) for s, card in view.revealed]
+    if not header.to_move:
+        state.phase = Phase.OVER
+    elif view.pending_card:
+        state.phase, state.chooser = Phase.TAKE_ROW, header.to_move[0]
+        state.pending_card = view.pending_card
+    elif view.taken:
+        state.phase, state.chooser = Phase.X_ROW_CARD, header.to_move[0]
+        state.taken = list(view.taken)
+    else:
+        state.phase = Phase.PICK
+        # Seats that already chose keep a card of their own hand face down.
+        state.picks = [
+            rng.choice(hands[s]) if picked else 0 for s, picked in enumerate(view.picked)
+        ]
+    return state
