@@ -1,0 +1,377 @@
+"""The match runner: one game between bot processes over gRPC, with clocks and faults.
+
+``await play_match(spec)`` (or ``run_match(spec)``) deals the game, sets up every seat
+(lease a process, wait for SERVING, Hello, StartMatch, all within the setup limit), then
+asks the engine's pending seats for their decisions (simultaneous picks concurrently),
+holding each to its deadline and time bank, and ends with EndMatch to every live seat.
+
+Faults never stop a match: the seat gets the fallback (the first legal option in
+canonical order) and the fault is recorded; after ``ClockSpec.max_faults`` faults, at once
+on CRASH, or on any setup fault, the seat is forfeited: it is auto-played with the
+fallback to the end and never called again. See docs/referee.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import grpc
+import grpc.aio
+
+from referee.process import BotLease, BotPool, BotStartError, channel_options
+from referee.replay import ReplayBuilder
+from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, MatchResult, MatchSpec
+from sdk import codec
+from sdk.game import GameState, Option, new_game, parse_variant
+from sdk.game.variants import check_players
+from sdk.game.views import View
+from sdk.match import MatchInfo, MatchOutcome
+from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
+
+REFEREE_NAME = "bullring-referee/1"
+FALLBACK_INDEX = 0  # the fallback option: the first legal option in canonical order
+# Faults after which a pooled process is not reused (ILLEGAL is a bad choice, not a bad
+# process).
+DISCARD_KINDS = frozenset(
+    {FaultKind.CRASH, FaultKind.TIMEOUT, FaultKind.PROTOCOL, FaultKind.UNAVAILABLE}
+)
+END_MATCH_TIMEOUT_S = 2.0
+LOST_CONNECTION_CODES = (
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.CANCELLED,
+    grpc.StatusCode.UNKNOWN,
+)
+
+
+@dataclass(frozen=True)
+class DecisionRecord:
+    """One decision as the referee saw it (what observers and the replay get)."""
+
+    n: int  # index over the whole match
+    seat: int
+    view: View
+    options: tuple[Option, ...]
+    choice: int
+    ms: float  # wall time the seat took (0 when auto-played)
+    fault: Fault | None
+    auto: bool  # auto-played (seat forfeited): no call was made
+
+    @property
+    def option(self) -> Option:
+        return self.options[self.choice]
+
+
+class MatchObserver(Protocol):
+    """Follows a match as it is played (the CLI's trace)."""
+
+    def on_start(self, state: GameState, names: Sequence[str]) -> None: ...
+
+    def on_step(self, state: GameState, records: Sequence[DecisionRecord]) -> None: ...
+
+    def on_fault(self, fault: Fault) -> None: ...
+
+    def on_end(self, result: MatchResult) -> None: ...
+
+
+def seed_hint(seed: int, seat: int) -> int:
+    """The per-seat seed a bot gets for its own randomness (reproducible)."""
+    return random.Random(f"bullring:{seed}:{seat}").getrandbits(63)
+
+
+@dataclass
+class Seat:
+    """The referee's side of one seat: its connection, clock and faults."""
+
+    index: int
+    spec: BotSpec
+    bank_ms: float
+    lease: BotLease | None = None
+    channel: grpc.aio.Channel | None = None
+    stub: pb_grpc.BotAsyncStub | None = None
+    faults: list[Fault] = field(default_factory=list)
+    forfeited: bool = False
+    decisions: int = 0
+    discard: bool = False
+
+
+class MatchRunner:
+    """Runs one match; use :func:`play_match`."""
+
+    def __init__(self, spec: MatchSpec, pool: BotPool, observer: MatchObserver | None) -> None:
+        variant = parse_variant(spec.variant, spec.options)
+        check_players(variant.preset, len(spec.bots))
+        self.spec = spec
+        self.variant = variant
+        self.clock: ClockSpec = spec.clock
+        self.pool = pool
+        self.observer = observer
+        self.state = new_game(variant.preset.name, len(spec.bots), spec.seed, variant.options)
+        bank = float(spec.clock.time_bank_ms)
+        self.seats = [Seat(i, bot, bank) for i, bot in enumerate(spec.bots)]
+        self.faults: list[Fault] = []
+        self.decision_count = 0
+        self.replay = ReplayBuilder(
+            spec.match_id,
+            variant.preset.name,
+            variant.options,
+            spec.seed,
+            [(b.name, b.version) for b in spec.bots],
+            spec.clock.to_json(),
+        )
+
+    # --- the match ---------------------------------------------------------------------
+
+    async def run(self) -> MatchResult:
+        started = time.monotonic()
+        try:
+            if self.observer:
+                self.observer.on_start(self.state, [b.name for b in self.spec.bots])
+            await asyncio.gather(*(self.setup(seat) for seat in self.seats))
+            while not self.state.is_terminal():
+                await self.step()
+            result = self.result(time.monotonic() - started)
+            await asyncio.gather(*(self.end_match(seat, result) for seat in self.seats))
+        finally:
+            await asyncio.gather(*(self.close(seat) for seat in self.seats))
+        if self.observer:
+            self.observer.on_end(result)
+        return result
+
+    async def step(self) -> None:
+        """Ask every pending seat (concurrently), then apply the choices in seat order."""
+        state = self.state
+        asks = []
+        for seat_no in state.pending():
+            view: View = state.view(seat_no)  # type: ignore[assignment]
+            options = tuple(state.legal_options(seat_no))
+            asks.append(self.decide(self.seats[seat_no], view, options))
+        records = await asyncio.gather(*asks)
+        for r in records:
+            fault = r.fault.to_json() if r.fault else None
+            self.replay.decision(r.seat, r.view, r.options, r.choice, r.ms, fault, r.auto)
+            state.apply(r.seat, r.option)
+        if self.observer:
+            self.observer.on_step(state, records)
+
+    async def decide(self, seat: Seat, view: View, options: tuple[Option, ...]) -> DecisionRecord:
+        n = self.decision_count
+        self.decision_count += 1
+        choice, ms, fault, auto = FALLBACK_INDEX, 0.0, None, True
+        if not seat.forfeited:
+            auto = False
+            choice, ms, fault = await self.ask(seat, view, options, n)
+            if fault is not None:
+                self.record_fault(seat, fault)
+                choice = FALLBACK_INDEX
+        seat.decisions += 1
+        return DecisionRecord(n, seat.index, view, options, choice, ms, fault, auto)
+
+    async def ask(
+        self, seat: Seat, view: View, options: tuple[Option, ...], n: int
+    ) -> tuple[int, float, Fault | None]:
+        """One Decide call: (choice, ms taken, fault or None)."""
+        clock = self.clock
+        bank = int(seat.bank_ms)
+        request = codec.decide_request(
+            self.spec.match_id,
+            seat.index,
+            seat.decisions,
+            view,
+            options,
+            clock.decision_ms if clock.enabled else 0,
+            bank if clock.enabled else 0,
+        )
+        timeout = (clock.decision_ms + bank) / 1000.0 if clock.enabled else None
+        assert seat.stub is not None
+        t0 = time.perf_counter()
+        try:
+            reply = await seat.stub.Decide(request, timeout=timeout)
+            error = None
+        except grpc.aio.AioRpcError as exc:
+            reply, error = None, exc
+        ms = (time.perf_counter() - t0) * 1000.0
+        if clock.enabled:
+            seat.bank_ms = max(0.0, seat.bank_ms - max(0.0, ms - clock.decision_ms))
+        if error is not None:
+            kind, detail = await self.classify(seat, error)
+            if kind == FaultKind.TIMEOUT:
+                seat.bank_ms = 0.0
+            return FALLBACK_INDEX, ms, Fault(seat.index, kind, n, detail)
+        assert reply is not None
+        if not reply.HasField("option_index"):
+            return FALLBACK_INDEX, ms, Fault(seat.index, FaultKind.PROTOCOL, n, "no option_index")
+        index = reply.option_index
+        if index >= len(options):
+            detail = f"option_index {index} not offered ({len(options)} options)"
+            return FALLBACK_INDEX, ms, Fault(seat.index, FaultKind.ILLEGAL, n, detail)
+        return index, ms, None
+
+    async def classify(self, seat: Seat, error: grpc.aio.AioRpcError) -> tuple[FaultKind, str]:
+        """The fault kind of a failed call, and a one-line detail."""
+        code = error.code()
+        detail = f"{code.name}: {error.details()}"
+        process = seat.lease.process if seat.lease else None
+        if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+            return FaultKind.TIMEOUT, f"no answer within {self.clock.decision_ms} ms + time bank"
+        if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+            return FaultKind.PROTOCOL, f"oversized reply ({detail})"
+        if code in LOST_CONNECTION_CODES:
+            # A dying process fails the call before it is reaped: give it a moment.
+            if process is not None and await process.wait_exit(0.25):
+                return FaultKind.CRASH, f"process {process.exit_description()} ({detail})"
+            if code == grpc.StatusCode.UNAVAILABLE:
+                return FaultKind.UNAVAILABLE, detail
+        return FaultKind.PROTOCOL, f"error status {detail}"
+
+    def record_fault(self, seat: Seat, fault: Fault) -> None:
+        seat.faults.append(fault)
+        self.faults.append(fault)
+        if fault.kind in DISCARD_KINDS:
+            seat.discard = True
+        if fault.decision < 0:
+            self.replay.setup_fault(fault.to_json())
+        if (
+            fault.decision < 0
+            or fault.kind == FaultKind.CRASH
+            or len(seat.faults) >= self.clock.max_faults
+        ):
+            seat.forfeited = True
+        if self.observer:
+            self.observer.on_fault(fault)
+
+    # --- setup and teardown ------------------------------------------------------------
+
+    async def setup(self, seat: Seat) -> None:
+        """Lease, Hello and StartMatch within the setup limit; a failure forfeits the seat."""
+        limit_s = self.clock.setup_ms / 1000.0
+        end = time.monotonic() + limit_s
+        try:
+            seat.lease = await self.pool.lease(seat.spec, limit_s)
+        except BotStartError as exc:
+            self.record_fault(seat, Fault(seat.index, exc.kind, -1, exc.detail))
+            return
+        seat.channel = grpc.aio.insecure_channel(seat.lease.address, options=channel_options())
+        seat.stub = pb_grpc.BotStub(seat.channel)
+
+        def left() -> float | None:
+            return max(0.001, end - time.monotonic()) if self.clock.enabled else None
+
+        try:
+            hello = await seat.stub.Hello(
+                pb.HelloRequest(protocol_version=codec.PROTOCOL_VERSION, referee=REFEREE_NAME),
+                timeout=left(),
+            )
+            if hello.protocol_version != codec.PROTOCOL_VERSION:
+                fault = Fault(
+                    seat.index,
+                    FaultKind.PROTOCOL,
+                    -1,
+                    f"protocol version {hello.protocol_version}, "
+                    f"referee speaks {codec.PROTOCOL_VERSION}",
+                )
+                self.record_fault(seat, fault)
+                return
+            await seat.stub.StartMatch(
+                codec.match_info_to_proto(self.match_info(seat.index)), timeout=left()
+            )
+        except grpc.aio.AioRpcError as exc:
+            kind, detail = await self.classify(seat, exc)
+            self.record_fault(seat, Fault(seat.index, kind, -1, f"setup: {detail}"))
+
+    def match_info(self, seat: int) -> MatchInfo:
+        clock = self.clock
+        return MatchInfo(
+            match_id=self.spec.match_id,
+            variant=self.variant.preset.name,
+            options=dict(self.variant.options),
+            seat=seat,
+            players=len(self.seats),
+            player_names=tuple(b.name for b in self.spec.bots),
+            decision_ms=clock.decision_ms if clock.enabled else 0,
+            time_bank_ms=clock.time_bank_ms if clock.enabled else 0,
+            setup_ms=clock.setup_ms,
+            seed_hint=seed_hint(self.spec.seed, seat),
+        )
+
+    async def end_match(self, seat: Seat, result: MatchResult) -> None:
+        """EndMatch to a live seat; its failures are not faults, but the process is dropped."""
+        if seat.forfeited or seat.stub is None:
+            return
+        outcome = MatchOutcome(
+            scores=result.scores,
+            ranks=result.ranks,
+            faults=len(seat.faults),
+            forfeited=seat.forfeited,
+        )
+        try:
+            await seat.stub.EndMatch(
+                codec.outcome_to_proto(self.spec.match_id, seat.index, outcome),
+                timeout=END_MATCH_TIMEOUT_S,
+            )
+        except grpc.aio.AioRpcError:
+            seat.discard = True
+
+    async def close(self, seat: Seat) -> None:
+        if seat.channel is not None:
+            await seat.channel.close(None)
+            seat.channel = None
+        if seat.lease is not None:
+            lease, seat.lease = seat.lease, None
+            await self.pool.release(lease, discard=seat.discard or seat.forfeited)
+
+    def result(self, duration_s: float) -> MatchResult:
+        scores = tuple(self.state.scores())
+        ranks = tuple(self.state.ranks())
+        forfeited = tuple(s.forfeited for s in self.seats)
+        replay = self.replay.finish(
+            self.state,
+            {
+                "scores": list(scores),
+                "ranks": list(ranks),
+                "faults": [f.to_json() for f in self.faults],
+                "forfeited": list(forfeited),
+            },
+        )
+        return MatchResult(
+            match_id=self.spec.match_id,
+            scores=scores,
+            ranks=ranks,
+            faults=tuple(self.faults),
+            forfeited=forfeited,
+            decisions=self.decision_count,
+            duration_s=duration_s,
+            replay=replay,
+        )
+
+
+async def play_match(
+    spec: MatchSpec, pool: BotPool | None = None, observer: MatchObserver | None = None
+) -> MatchResult:
+    """Play one match. Without a pool, the bots' processes are started for this match
+    and are all gone when it returns (or raises). RulesError for a bad variant or player
+    count, before any process starts."""
+    runner = MatchRunner(spec, pool or BotPool(), observer)
+    if pool is not None:
+        return await runner.run()
+    try:
+        return await runner.run()
+    finally:
+        await runner.pool.close()
+
+
+def run_match(
+    spec: MatchSpec, pool: BotPool | None = None, observer: MatchObserver | None = None
+) -> MatchResult:
+    """:func:`play_match` from synchronous code (a pool must belong to no running loop)."""
+    return asyncio.run(play_match(spec, pool, observer))
+
+
+def new_match_id() -> str:
+    return uuid.uuid4().hex[:12]

@@ -1,0 +1,267 @@
+"""Match replays: a self-contained JSON record that re-simulates exactly.
+
+Format (``format = "bullring-replay"``, ``version = 1``; see docs/referee.md)::
+
+    {format, version, match_id, variant, options, seed, players,
+     bots: [{name, version}...], clock: {...},
+     decisions: [{n, seat, kind, view, history_len, options, choice, ms, fault, auto}...],
+     histories: [[event...] per seat],     # each seat's final public history
+     setup_faults: [fault...],
+     result: {scores, ranks, faults, forfeited}}
+
+A decision's ``view`` is the seat's view as JSON without its history; the history the seat
+saw is ``histories[seat][:history_len]`` (histories only grow), which keeps replays linear
+in the match length. :func:`resimulate` replays every choice through a fresh engine and
+checks every recorded view, option list and the result.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import gzip
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from sdk.game import Event, GameState, Option, OptionKind, Side, new_game
+from sdk.game.views import View
+
+FORMAT = "bullring-replay"
+VERSION = 1
+
+Json = Any
+
+
+class ReplayError(ValueError):
+    """A replay that is malformed or does not re-simulate to what it records."""
+
+
+def to_json(value: object) -> Json:
+    """Game-model values (dataclasses, tuples, enums, mappings) as plain JSON values."""
+    if isinstance(value, enum.Enum):
+        return value.name
+    if isinstance(value, bool | int | str | float) or value is None:
+        return value
+    if isinstance(value, Option):
+        return option_to_json(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [to_json(v) for v in value]
+    raise TypeError(f"cannot convert {type(value).__name__} to JSON")
+
+
+def option_to_json(option: Option) -> Json:
+    """An option as a dict holding only the fields its kind uses."""
+    out: dict[str, Json] = {"kind": option.kind.name}
+    if option.card:
+        out["card"] = option.card
+    if option.row >= 0:
+        out["row"] = option.row
+    if option.side != Side.RIGHT:
+        out["side"] = option.side.name
+    if option.target >= 0:
+        out["target"] = option.target
+    return out
+
+
+def option_from_json(data: Mapping[str, Json]) -> Option:
+    return Option(
+        OptionKind[data["kind"]],
+        int(data.get("card", 0)),
+        int(data.get("row", -1)),
+        Side[data.get("side", "RIGHT")],
+        int(data.get("target", -1)),
+    )
+
+
+def view_to_json(view: View) -> tuple[dict[str, Json], int]:
+    """A view as JSON without its history, and the history's length."""
+    data: dict[str, Json] = to_json(view)
+    history = data["header"].pop("history")
+    return data, len(history)
+
+
+def history_to_json(events: Sequence[Event]) -> list[Json]:
+    return [to_json(e) for e in events]
+
+
+class ReplayBuilder:
+    """Collects a match's decisions into a replay dict (the match runner feeds it)."""
+
+    def __init__(
+        self,
+        match_id: str,
+        variant: str,
+        options: Mapping[str, str],
+        seed: int,
+        bots: Sequence[tuple[str, str]],
+        clock: Mapping[str, Json],
+    ) -> None:
+        self.data: dict[str, Json] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "match_id": match_id,
+            "variant": variant,
+            "options": dict(options),
+            "seed": seed,
+            "players": len(bots),
+            "bots": [{"name": name, "version": version} for name, version in bots],
+            "clock": dict(clock),
+            "decisions": [],
+            "histories": [],
+            "setup_faults": [],
+            "result": None,
+        }
+
+    def decision(
+        self,
+        seat: int,
+        view: View,
+        options: Sequence[Option],
+        choice: int,
+        ms: float,
+        fault: Mapping[str, Json] | None,
+        auto: bool,
+    ) -> None:
+        view_json, history_len = view_to_json(view)
+        decisions: list[Json] = self.data["decisions"]
+        decisions.append(
+            {
+                "n": len(decisions),
+                "seat": seat,
+                "kind": view_json["header"]["decision"],
+                "view": view_json,
+                "history_len": history_len,
+                "options": [option_to_json(o) for o in options],
+                "choice": choice,
+                "ms": round(ms, 3),
+                "fault": dict(fault) if fault else None,
+                "auto": auto,
+            }
+        )
+
+    def setup_fault(self, fault: Mapping[str, Json]) -> None:
+        self.data["setup_faults"].append(dict(fault))
+
+    def finish(self, state: GameState, result: Mapping[str, Json]) -> dict[str, Json]:
+        self.data["histories"] = [
+            history_to_json(_view_history(state.view(seat))) for seat in range(state.players)
+        ]
+        self.data["result"] = dict(result)
+        return self.data
+
+
+def _view_history(view: object) -> tuple[Event, ...]:
+    header = getattr(view, "header", None)
+    history: tuple[Event, ...] = getattr(header, "history", ())
+    return history
+
+
+def save(replay: Mapping[str, Json], path: str | Path) -> None:
+    """Write a replay as JSON (gzip-compressed when the name ends in .gz)."""
+    text = json.dumps(replay, separators=(",", ":"))
+    file = Path(path)
+    if file.suffix == ".gz":
+        file.write_bytes(gzip.compress(text.encode()))
+    else:
+        file.write_text(text, encoding="utf-8")
+
+
+def load(path: str | Path) -> dict[str, Json]:
+    """Read a replay written by :func:`save` (ReplayError if it is not one)."""
+    file = Path(path)
+    try:
+        raw = file.read_bytes()
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        data = json.loads(raw)
+    except (OSError, ValueError) as exc:
+        raise ReplayError(f"{file}: cannot read replay: {exc}") from None
+    check_header(data, str(file))
+    return dict(data)
+
+
+def check_header(data: object, where: str = "replay") -> None:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ReplayError(f"{where}: not a Bullring replay")
+    if data.get("version") != VERSION:
+        raise ReplayError(f"{where}: replay version {data.get('version')} is not {VERSION}")
+
+
+def new_state(replay: Mapping[str, Json]) -> GameState:
+    """The fresh engine state the replay's match began with."""
+    return new_game(
+        replay["variant"], int(replay["players"]), int(replay["seed"]), replay["options"]
+    )
+
+
+def steps(replay: Mapping[str, Json]) -> list[list[Mapping[str, Json]]]:
+    """The decisions grouped as the referee asked them: one group per engine step.
+
+    A group is the decisions collected together (a simultaneous pick of several seats, or
+    one seat's decision); they are applied in seat order once the group is complete.
+    """
+    groups: list[list[Mapping[str, Json]]] = []
+    state = new_state(replay)
+    decisions: list[Mapping[str, Json]] = replay["decisions"]
+    i = 0
+    while i < len(decisions) and not state.is_terminal():
+        pending = state.pending()
+        group = list(decisions[i : i + len(pending)])
+        for record in group:
+            state.apply(int(record["seat"]), option_from_json(record["options"][record["choice"]]))
+        groups.append(group)
+        i += len(pending)
+    return groups
+
+
+def resimulate(replay: Mapping[str, Json]) -> list[int]:
+    """Replay every recorded choice through a fresh engine and return the final scores.
+
+    Checks, exactly, that each decision's seat was pending, that its recorded view and
+    options are what the engine shows, and that the final scores and ranks match the
+    recorded result; ReplayError says where it first differs.
+    """
+    check_header(replay)
+    state = new_state(replay)
+    histories: list[list[Json]] = replay["histories"]
+    decisions: list[Mapping[str, Json]] = replay["decisions"]
+    i = 0
+    while not state.is_terminal():
+        pending = state.pending()
+        group = decisions[i : i + len(pending)]
+        if [int(d["seat"]) for d in group] != list(pending):
+            raise ReplayError(f"decision {i}: pending seats are {list(pending)}")
+        for record in group:
+            seat = int(record["seat"])
+            view = state.view(seat)
+            view_json, history_len = view_to_json(view)  # type: ignore[arg-type]
+            if view_json != record["view"]:
+                raise ReplayError(f"decision {record['n']}: the view of seat {seat} differs")
+            if (
+                history_len != record["history_len"]
+                or history_to_json(_view_history(view)) != histories[seat][:history_len]
+            ):
+                raise ReplayError(f"decision {record['n']}: the history of seat {seat} differs")
+            options = [option_to_json(o) for o in state.legal_options(seat)]
+            if options != record["options"]:
+                raise ReplayError(f"decision {record['n']}: the legal options differ")
+        for record in group:
+            seat = int(record["seat"])
+            state.apply(seat, option_from_json(record["options"][int(record["choice"])]))
+        i += len(pending)
+    if i != len(decisions):
+        raise ReplayError(f"the game ended after {i} decisions, the replay has {len(decisions)}")
+    for seat in range(state.players):
+        if history_to_json(_view_history(state.view(seat))) != histories[seat]:
+            raise ReplayError(f"the final history of seat {seat} differs")
+    scores = state.scores()
+    result = replay["result"]
+    if scores != list(result["scores"]) or state.ranks() != list(result["ranks"]):
+        raise ReplayError(f"re-simulated scores {scores} differ from {result['scores']}")
+    return scores

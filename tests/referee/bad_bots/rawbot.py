@@ -1,0 +1,67 @@
+"""A bare gRPC bot without the SDK: the base of the misbehaving test bots.
+
+It answers Hello and StartMatch correctly and plays the first legal option (the
+referee's documented fallback), so a match against it gives the same results as a
+forfeited seat. Subclasses override one call to misbehave. Run as a script, it listens
+where BULLRING_LISTEN says.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from concurrent import futures
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
+
+
+class RawBot(pb_grpc.BotServicer):
+    name = "first_option"
+
+    def __init__(self) -> None:
+        self.decisions = 0
+        self.server: grpc.Server | None = None
+
+    def Hello(self, request: pb.HelloRequest, context: grpc.ServicerContext) -> pb.HelloReply:
+        return pb.HelloReply(name=self.name, version="1", protocol_version=1)
+
+    def StartMatch(
+        self, request: pb.StartMatchRequest, context: grpc.ServicerContext
+    ) -> pb.StartMatchReply:
+        return pb.StartMatchReply()
+
+    def Decide(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> pb.DecideReply:
+        self.decisions += 1
+        return self.choose(request, context)
+
+    def choose(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> pb.DecideReply:
+        return pb.DecideReply(option_index=0)
+
+    def EndMatch(
+        self, request: pb.EndMatchRequest, context: grpc.ServicerContext
+    ) -> pb.EndMatchReply:
+        return pb.EndMatchReply()
+
+
+def serve(bot: RawBot) -> None:
+    """Serve `bot` and health (SERVING) at BULLRING_LISTEN until killed."""
+    address = os.environ["BULLRING_LISTEN"]
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
+    bot.server = server
+    pb_grpc.add_BotServicer_to_server(bot, server)
+    health_servicer = health.HealthServicer()
+    health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    server.add_insecure_port(address)
+    server.start()
+    server.wait_for_termination()
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).parent))
+    serve(RawBot())
