@@ -1,0 +1,127 @@
+"""Codec speed: encode (view -> message -> bytes) and decode (bytes -> message -> view).
+
+Run: ``.venv/bin/python benchmarks/codec.py``. Views come from real seeded games of every
+preset whose engine exists, sampled over the whole game (late views carry long histories),
+plus a synthetic late-game 6 nimmt! view with a 600-event history as a worst case.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import time
+from collections.abc import Callable
+
+from sdk import codec
+from sdk.game import (
+    PRESETS,
+    DecisionKind,
+    ElevenNimmtView,
+    Event,
+    EventKind,
+    HornochsenView,
+    Option,
+    OptionKind,
+    SixNimmtView,
+    View,
+    ViewHeader,
+    XNimmtView,
+    new_game,
+)
+from sdk.game.variants import FAMILY_MODULES
+from sdk.protocol.bullring.v1 import bot_pb2 as pb
+
+
+def game_views(preset: str, players: int, seed: int) -> list[tuple[View, list[Option]]]:
+    """Every (view, options) a seat was shown in one seeded random game."""
+    state = new_game(preset, players, seed)
+    rng = random.Random(seed)
+    shown: list[tuple[View, list[Option]]] = []
+    while not state.is_terminal():
+        for seat in state.pending():
+            options = state.legal_options(seat)
+            view = state.view(seat)
+            assert isinstance(view, SixNimmtView | XNimmtView | ElevenNimmtView | HornochsenView)
+            shown.append((view, options))
+            state.apply(seat, options[rng.randrange(len(options))])
+    return shown
+
+
+def synthetic_late_view(events: int = 600) -> tuple[View, list[Option]]:
+    rng = random.Random(1)
+    history = tuple(
+        Event(
+            EventKind(rng.randint(1, 4)),
+            seat=rng.randrange(5),
+            card=rng.randint(1, 104),
+            row=rng.randrange(4),
+            cards=tuple(rng.randint(1, 104) for _ in range(rng.choice([0, 0, 0, 5]))),
+            round=1 + i // 60,
+        )
+        for i in range(events)
+    )
+    header = ViewHeader(
+        "6nimmt", {"deck": "full"}, 5, 2, 10, (40, 52, 61, 33, 20), (0, 1, 2, 3, 4),
+        DecisionKind.PICK_CARD, history,
+    )  # fmt: skip
+    hand = (5, 17, 33, 48, 71, 90)
+    view = SixNimmtView(
+        header, hand, ((3, 8), (22, 25, 30), (60,), (99, 101, 102, 103)), (6,) * 5,
+        (0, 3, 1, 0, 5), 104, (False,) * 5, (), 0, (), False, (),
+    )  # fmt: skip
+    return view, [Option(OptionKind.CARD, c) for c in hand]
+
+
+def per_call_us(fn: Callable[[], object], budget_s: float = 0.3) -> float:
+    calls = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < budget_s:
+        for _ in range(50):
+            fn()
+        calls += 50
+    return elapsed / calls * 1e6
+
+
+def measure(label: str, samples: list[tuple[View, list[Option]]]) -> None:
+    encoded = [
+        codec.decide_request("m", 0, i, v, o, 1000, 5000).SerializeToString()
+        for i, (v, o) in enumerate(samples)
+    ]
+    i = 0
+
+    def encode() -> None:
+        nonlocal i
+        view, options = samples[i % len(samples)]
+        codec.decide_request("m", 0, i, view, options, 1000, 5000).SerializeToString()
+        i += 1
+
+    def decode() -> None:
+        nonlocal i
+        msg = pb.DecideRequest.FromString(encoded[i % len(encoded)])
+        codec.view_from_proto(msg.view)
+        codec.options_from_proto(msg.options)
+        i += 1
+
+    events = sum(len(v.header.history) for v, _ in samples) / len(samples)
+    size = sum(map(len, encoded)) / len(encoded)
+    enc, dec = per_call_us(encode), per_call_us(decode)
+    print(
+        f"{label:<22} {len(samples):>6} views  {events:>6.0f} events  {size:>6.0f} B  "
+        f"encode {enc:>7.1f} us  decode {dec:>7.1f} us  round trip {enc + dec:>7.1f} us"
+    )
+
+
+def main() -> None:
+    print("DecideRequest per decision (view + options), mean over the views shown in a game")
+    for preset in sorted(PRESETS):
+        module = FAMILY_MODULES[PRESETS[preset].family]
+        if importlib.util.find_spec(module) is None:
+            print(f"{preset:<22} (engine {module} not present)")
+            continue
+        players = min(4, PRESETS[preset].max_players)
+        measure(f"{preset} ({players}p)", game_views(preset, players, seed=1))
+    measure("synthetic 600 events", [synthetic_late_view()])
+
+
+if __name__ == "__main__":
+    main()
