@@ -9,9 +9,7 @@ where BULLRING_LISTEN says.
 from __future__ import annotations
 
 import os
-import sys
 from concurrent import futures
-from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -63,5 +61,4 @@ def serve(bot: RawBot) -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).parent))
     serve(RawBot())
