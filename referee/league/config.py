@@ -1,0 +1,360 @@
+"""League files: the TOML schema, its validation and the resolved :class:`LeagueConfig`.
+
+Everything wrong with a league file is reported as one :class:`LeagueFileError` whose
+message names the file and the field (``league.games``, ``variants[2].options.rounds``,
+``bots[1].manifest``), before anything is started or written. docs/leagues.md is the
+reference for users.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from referee.spec import BotSpec, ClockSpec
+from sdk.game.core import RulesError
+from sdk.game.variants import check_players, parse_variant
+
+FORMATS = ("round-robin", "random", "duplicate", "quality")
+EXECUTORS = ("local", "ray")
+
+
+class LeagueFileError(ValueError):
+    """A league file (or a bot manifest it names) that cannot be used; the message says why."""
+
+
+@dataclass(frozen=True)
+class RatingConfig:
+    """TrueSkill parameters (the `trueskill` package's defaults unless set)."""
+
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    beta: float = 25.0 / 6
+    tau: float = 25.0 / 300
+    draw_probability: float = 0.10
+
+    def to_json(self) -> dict[str, float]:
+        return {
+            "mu": self.mu,
+            "sigma": self.sigma,
+            "beta": self.beta,
+            "tau": self.tau,
+            "draw_probability": self.draw_probability,
+        }
+
+
+@dataclass(frozen=True)
+class VariantConfig:
+    """One variant of the league: canonical id, resolved options, seats and games."""
+
+    id: str  # canonical variant id (preset plus non-default options)
+    preset: str
+    options: Mapping[str, str]
+    seats: int
+    games: int
+    format: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "preset": self.preset,
+            "options": dict(self.options),
+            "seats": self.seats,
+            "games": self.games,
+            "format": self.format,
+        }
+
+
+@dataclass(frozen=True)
+class LeagueConfig:
+    """A validated league file."""
+
+    name: str
+    path: Path | None
+    seed: int
+    format: str
+    games: int
+    seats: int
+    parallel: int  # matches at once; 0: as many as cores
+    store: Path
+    executor: str
+    ray_address: str | None
+    batch: int  # matches per scheduling batch of the quality format
+    bots: tuple[BotSpec, ...]
+    variants: tuple[VariantConfig, ...]
+    clock: ClockSpec = field(default_factory=ClockSpec)
+    rating: RatingConfig = field(default_factory=RatingConfig)
+
+    @property
+    def workers(self) -> int:
+        """How many matches run at once (``parallel``, 0 meaning every core)."""
+        return self.parallel or (os.cpu_count() or 1)
+
+    def schedule_json(self) -> dict[str, Any]:
+        """What fixes the schedule and the ratings (not paths, parallelism or executor)."""
+        return {
+            "name": self.name,
+            "seed": self.seed,
+            "batch": self.batch,
+            "variants": [v.to_json() for v in self.variants],
+            "clock": self.clock.to_json(),
+            "rating": self.rating.to_json(),
+        }
+
+    def digest(self) -> str:
+        """A hash of :meth:`schedule_json`: a store refuses a league file that changed it."""
+        text = json.dumps(self.schedule_json(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def with_overrides(self, **changes: Any) -> LeagueConfig:
+        return replace(self, **changes)
+
+
+ManifestLoader = Callable[[Path], BotSpec]
+
+
+def default_manifest_loader(path: Path) -> BotSpec:
+    """Load a bot manifest (bot.toml) with the referee's loader."""
+    from referee.manifest import load_manifest  # the referee's bot.toml reader
+
+    return load_manifest(path)
+
+
+_LEAGUE_KEYS = {
+    "name",
+    "seed",
+    "format",
+    "games",
+    "seats",
+    "parallel",
+    "store",
+    "executor",
+    "ray_address",
+    "batch",
+}
+_TOP_KEYS = {"league", "bots", "variants", "clock", "rating"}
+_BOT_KEYS = {"manifest", "endpoint", "name", "version"}
+_VARIANT_KEYS = {"id", "options", "seats", "games", "format"}
+
+
+class _Reader:
+    """Typed access to a TOML table that reports errors by field path."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, problem: str) -> LeagueFileError:
+        return LeagueFileError(f"{self.source}: {where}: {problem}")
+
+    def table(self, data: Any, where: str, allowed: set[str]) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise self.fail(where, "must be a table")
+        unknown = sorted(set(data) - allowed)
+        if unknown:
+            raise self.fail(
+                f"{where}.{unknown[0]}" if where else unknown[0],
+                f"unknown field (known: {', '.join(sorted(allowed))})",
+            )
+        return data
+
+    def string(self, data: Mapping[str, Any], key: str, where: str, default: str | None) -> str:
+        value = data.get(key, default)
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(f"{where}.{key}", "must be a non-empty string")
+        return value.strip()
+
+    def integer(
+        self, data: Mapping[str, Any], key: str, where: str, default: int, minimum: int
+    ) -> int:
+        value = data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(f"{where}.{key}", f"must be a whole number, not {value!r}")
+        if value < minimum:
+            raise self.fail(f"{where}.{key}", f"must be at least {minimum}, not {value}")
+        return value
+
+    def number(
+        self, data: Mapping[str, Any], key: str, where: str, default: float, positive: bool
+    ) -> float:
+        value = data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(f"{where}.{key}", f"must be a number, not {value!r}")
+        if (positive and value <= 0) or value < 0:
+            raise self.fail(f"{where}.{key}", f"must be {'> 0' if positive else '>= 0'}")
+        return float(value)
+
+    def choice(
+        self, data: Mapping[str, Any], key: str, where: str, default: str, choices: tuple[str, ...]
+    ) -> str:
+        value = self.string(data, key, where, default)
+        if value not in choices:
+            raise self.fail(f"{where}.{key}", f"{value!r} is not one of: {', '.join(choices)}")
+        return value
+
+
+def load_league(
+    path: str | os.PathLike[str], manifest_loader: ManifestLoader | None = None
+) -> LeagueConfig:
+    """Read and validate a league file; LeagueFileError names the field of any problem."""
+    file = Path(path)
+    try:
+        text = file.read_text()
+    except OSError as error:
+        raise LeagueFileError(f"{file}: cannot read: {error.strerror or error}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise LeagueFileError(f"{file}: not valid TOML: {error}") from None
+    return parse_league(data, file, manifest_loader or default_manifest_loader)
+
+
+def parse_league(
+    data: Mapping[str, Any], file: Path | None, manifest_loader: ManifestLoader
+) -> LeagueConfig:
+    """Validate parsed TOML; relative paths are relative to the league file's folder."""
+    r = _Reader(str(file) if file else "<league>")
+    base = file.parent if file else Path.cwd()
+    r.table(dict(data), "", _TOP_KEYS)
+    league = r.table(data.get("league", {}), "league", _LEAGUE_KEYS)
+    name = r.string(league, "name", "league", file.stem if file else None)
+    fmt = r.choice(league, "format", "league", "round-robin", FORMATS)
+    games = r.integer(league, "games", "league", 1, 1)
+    seats = r.integer(league, "seats", "league", 2, 2)
+    store_text = r.string(league, "store", "league", f"{name}.sqlite")
+    ray_address = league.get("ray_address")
+    if ray_address is not None and not isinstance(ray_address, str):
+        raise r.fail("league.ray_address", "must be a string such as 'auto' or 'host:port'")
+
+    clock_table = r.table(data.get("clock", {}), "clock", set(ClockSpec().to_json()))
+    default_clock = ClockSpec()
+    clock = ClockSpec(
+        decision_ms=r.integer(clock_table, "decision_ms", "clock", default_clock.decision_ms, 1),
+        time_bank_ms=r.integer(clock_table, "time_bank_ms", "clock", default_clock.time_bank_ms, 0),
+        setup_ms=r.integer(clock_table, "setup_ms", "clock", default_clock.setup_ms, 1),
+        max_faults=r.integer(clock_table, "max_faults", "clock", default_clock.max_faults, 1),
+        enabled=_flag(r, clock_table, "enabled", "clock", default_clock.enabled),
+    )
+
+    rating_table = r.table(data.get("rating", {}), "rating", set(RatingConfig().to_json()))
+    d = RatingConfig()
+    rating = RatingConfig(
+        mu=r.number(rating_table, "mu", "rating", d.mu, False),
+        sigma=r.number(rating_table, "sigma", "rating", d.sigma, True),
+        beta=r.number(rating_table, "beta", "rating", d.beta, True),
+        tau=r.number(rating_table, "tau", "rating", d.tau, False),
+        draw_probability=r.number(
+            rating_table, "draw_probability", "rating", d.draw_probability, False
+        ),
+    )
+    if rating.draw_probability >= 1:
+        raise r.fail("rating.draw_probability", "must be below 1")
+
+    variants = _variants(r, data.get("variants"), seats, games, fmt)
+    bots = _bots(r, data.get("bots"), base, manifest_loader)
+    return LeagueConfig(
+        name=name,
+        path=file,
+        seed=r.integer(league, "seed", "league", 0, 0),
+        format=fmt,
+        games=games,
+        seats=seats,
+        parallel=r.integer(league, "parallel", "league", 0, 0),
+        store=(base / store_text),
+        executor=r.choice(league, "executor", "league", "local", EXECUTORS),
+        ray_address=ray_address,
+        batch=r.integer(league, "batch", "league", 8, 1),
+        bots=bots,
+        variants=variants,
+        clock=clock,
+        rating=rating,
+    )
+
+
+def _flag(r: _Reader, table: Mapping[str, Any], key: str, where: str, default: bool) -> bool:
+    value = table.get(key, default)
+    if not isinstance(value, bool):
+        raise r.fail(f"{where}.{key}", "must be true or false")
+    return value
+
+
+def _variants(
+    r: _Reader, items: Any, seats: int, games: int, fmt: str
+) -> tuple[VariantConfig, ...]:
+    if not isinstance(items, list) or not items:
+        raise r.fail("variants", 'list at least one variant: [[variants]] with id = "6nimmt"')
+    result: list[VariantConfig] = []
+    for index, item in enumerate(items):
+        where = f"variants[{index}]"
+        table = r.table(item, where, _VARIANT_KEYS)
+        raw_options = table.get("options", {})
+        if not isinstance(raw_options, dict):
+            raise r.fail(f"{where}.options", "must be a table such as { rounds = 1 }")
+        options: dict[str, str] = {}
+        for key, value in raw_options.items():
+            if isinstance(value, bool) or not isinstance(value, str | int):
+                raise r.fail(f"{where}.options.{key}", "must be a string or a whole number")
+            options[key] = str(value)
+        variant_seats = r.integer(table, "seats", where, seats, 2)
+        try:
+            spec = parse_variant(r.string(table, "id", where, None), options)
+            check_players(spec.preset, variant_seats)
+        except RulesError as error:
+            raise r.fail(where, str(error)) from None
+        if any(v.id == spec.id for v in result):
+            raise r.fail(f"{where}.id", f"variant {spec.id!r} is listed twice")
+        result.append(
+            VariantConfig(
+                id=spec.id,
+                preset=spec.preset.name,
+                options=dict(spec.options),
+                seats=variant_seats,
+                games=r.integer(table, "games", where, games, 1),
+                format=r.choice(table, "format", where, fmt, FORMATS),
+            )
+        )
+    return tuple(result)
+
+
+def _bots(
+    r: _Reader, items: Any, base: Path, manifest_loader: ManifestLoader
+) -> tuple[BotSpec, ...]:
+    if items is None:
+        return ()
+    if not isinstance(items, list):
+        raise r.fail("bots", "must be a list of [[bots]] tables")
+    result: list[BotSpec] = []
+    for index, item in enumerate(items):
+        where = f"bots[{index}]"
+        table = r.table(item, where, _BOT_KEYS)
+        if ("manifest" in table) == ("endpoint" in table):
+            raise r.fail(where, "give exactly one of manifest (a bot.toml) or endpoint")
+        if "manifest" in table:
+            manifest = base / r.string(table, "manifest", where, None)
+            if manifest.is_dir():
+                manifest = manifest / "bot.toml"
+            if not manifest.is_file():
+                raise r.fail(f"{where}.manifest", f"no such file: {manifest}")
+            try:
+                bot = manifest_loader(manifest)
+            except (ValueError, OSError) as error:
+                raise r.fail(f"{where}.manifest", str(error)) from None
+            if "name" in table:
+                bot = replace(bot, name=r.string(table, "name", where, None))
+            if "version" in table:
+                bot = replace(bot, version=r.string(table, "version", where, None))
+        else:
+            bot = BotSpec(
+                name=r.string(table, "name", where, None),
+                version=r.string(table, "version", where, "0"),
+                endpoint=r.string(table, "endpoint", where, None),
+            )
+        if any(b.key == bot.key for b in result):
+            raise r.fail(where, f"bot {bot.key} is listed twice")
+        result.append(bot)
+    return tuple(result)

@@ -1,0 +1,271 @@
+"""Run a league: schedule, play what is unfinished, record, rate. Resumable at any point.
+
+The schedule is a pure function of the league file and its registered bots (see
+:mod:`referee.league.formats`); it is written to the store before any match runs.
+Matches then run on an executor in any order; each outcome is recorded in one
+transaction together with the rating rows it unlocks: ratings advance strictly in
+schedule order, so a match that finishes early waits for the ones before it.
+Killed and started again, a league plays only the matches without a result.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.league.config import LeagueConfig, VariantConfig
+from referee.league.executors import (
+    Executor,
+    MatchOutcome,
+    RefereeRunner,
+    RunnerFactory,
+    make_executor,
+)
+from referee.league.formats import STATIC_FORMATS, PlannedMatch, plan_quality_batch
+from referee.league.ratings import RatedMatch, Ratings
+from referee.league.store import LeagueStore, MatchRow, StoreError
+from referee.spec import BotSpec, MatchSpec
+
+
+class LeagueError(RuntimeError):
+    """The league cannot run as described (too few bots, a store of another league...)."""
+
+
+@dataclass
+class Progress:
+    """What a progress display needs; passed to the callback after every match."""
+
+    done: int
+    total: int
+    played_now: int  # matches played by this run (not earlier runs)
+    errors: int
+    elapsed_s: float
+
+
+@dataclass
+class LeagueSummary:
+    store: Path
+    played: int
+    finished: int
+    scheduled: int
+    errors: list[str] = field(default_factory=list)
+    elapsed_s: float = 0.0
+    store_s: float = 0.0  # time spent writing results (ratings included)
+    rating_s: float = 0.0  # time spent computing ratings
+
+
+class RatingKeeper:
+    """A variant's ratings, advanced in schedule order as results come in."""
+
+    def __init__(self, store: LeagueStore, variant: VariantConfig, league: LeagueConfig) -> None:
+        self.variant = variant.id
+        self.store = store
+        last, current = store.rating_state(variant.id)
+        self.ratings = Ratings(league.rating, current)
+        self.waiting = {m.seq: m for m in store.rated_matches(variant.id, after_seq=last)}
+        self.order: list[MatchRow] = []
+        self.refresh()
+        self.spent_s = 0.0
+
+    def refresh(self) -> None:
+        """Reload the variant's unrated part of the schedule (after scheduling more)."""
+        last, _ = self.store.rating_state(self.variant)
+        self.order = [m for m in self.store.matches(variant=self.variant) if m.seq > last]
+        self.order.reverse()  # pop() gives the next in schedule order
+
+    def add(self, match: MatchRow, ranks: Sequence[int]) -> None:
+        self.waiting[match.seq] = RatedMatch(match.seq, match.seats, tuple(ranks))
+
+    def advance(self) -> None:
+        """Rate every waiting match whose predecessors are all rated (caller's transaction)."""
+        while self.order and self.order[-1].seq in self.waiting:
+            match = self.order.pop()
+            rated = self.waiting.pop(match.seq)
+            start = time.perf_counter()
+            after = self.ratings.apply(rated.seats, rated.ranks)
+            self.spent_s += time.perf_counter() - start
+            self.store.write_ratings(self.variant, match.seq, match.match_id, after)
+
+
+def active_roster(config: LeagueConfig, store_path: Path) -> list[BotSpec]:
+    """The bots the league schedules: registered ones then the file's new ones, newest
+    version per name, without writing anything."""
+    known: list[BotSpec] = []
+    if store_path.is_file():
+        with LeagueStore.open_readonly(store_path) as store:
+            known = [b.spec for b in store.bots()]
+    keys = {b.key for b in known}
+    latest: dict[str, BotSpec] = {}
+    for bot in [*known, *(b for b in config.bots if b.key not in keys)]:
+        latest[bot.name] = bot
+    return list(latest.values())
+
+
+def plan_static(config: LeagueConfig, roster: Sequence[BotSpec]) -> list[PlannedMatch]:
+    """Every match of the variants whose format does not depend on results."""
+    keys = [bot.key for bot in roster]
+    planned: list[PlannedMatch] = []
+    for variant in config.variants:
+        if variant.format in STATIC_FORMATS:
+            try:
+                planned += STATIC_FORMATS[variant.format](variant, keys, config.seed)
+            except ValueError as error:
+                raise LeagueError(str(error)) from None
+        elif len(keys) < variant.seats:
+            raise LeagueError(
+                f"variant {variant.id}: {variant.seats} seats need at least {variant.seats} "
+                f"bots, the league has {len(keys)}"
+            )
+    return planned
+
+
+class LeagueRunner:
+    """Runs one league into its store (see the module docstring)."""
+
+    def __init__(
+        self,
+        config: LeagueConfig,
+        executor: Executor | None = None,
+        store_path: Path | None = None,
+        progress: Callable[[Progress], None] | None = None,
+        factory: RunnerFactory = RefereeRunner,
+    ) -> None:
+        self.config = config
+        self.store_path = store_path or config.store
+        self.executor = executor or make_executor(
+            config.executor, config.workers, factory, config.ray_address
+        )
+        self.progress = progress
+        self.variants = {v.id: v for v in config.variants}
+
+    def prepare(self) -> LeagueStore:
+        """Validate against the store, then register bots and schedule (nothing is written
+        if the league cannot run)."""
+        roster = active_roster(self.config, self.store_path)
+        planned = plan_static(self.config, roster)
+        if self.store_path.is_file():
+            with LeagueStore.open_readonly(self.store_path) as existing:
+                meta = existing.meta()
+            if meta.get("digest", self.config.digest()) != self.config.digest():
+                raise LeagueError(
+                    f"{self.store_path} holds league {meta.get('name')!r} scheduled from a "
+                    "different league file (seed, variants, games, seats, format, clock or "
+                    "rating changed); use another store path"
+                )
+        store = LeagueStore.open(self.store_path)
+        try:
+            store.init_league(
+                self.config.name,
+                self.config.digest(),
+                self.config.schedule_json(),
+                self.config.variants,
+            )
+            store.register_bots(self.config.bots)
+            store.schedule(self.config.name, planned, self._options())
+        except StoreError as error:
+            store.close()
+            raise LeagueError(str(error)) from None
+        return store
+
+    def _options(self) -> dict[str, dict[str, str]]:
+        return {v.id: dict(v.options) for v in self.config.variants}
+
+    def run(self, limit: int | None = None) -> LeagueSummary:
+        """Play every unfinished match (at most `limit` in this run), recording each."""
+        start = time.monotonic()
+        with self.prepare() as store:
+            keepers = {v.id: RatingKeeper(store, v, self.config) for v in self.config.variants}
+            summary = LeagueSummary(self.store_path, 0, 0, 0)
+            with self.executor:
+                while limit is None or summary.played < limit:
+                    pending = store.matches(status="scheduled")
+                    if not pending and not self._schedule_quality_batch(store, keepers):
+                        break
+                    pending = pending or store.matches(status="scheduled")
+                    if limit is not None:
+                        pending = pending[: limit - summary.played]
+                    if not self._play(store, keepers, pending, summary, start):
+                        break
+            summary.finished, summary.scheduled = store.counts()
+            summary.rating_s = sum(k.spent_s for k in keepers.values())
+            summary.elapsed_s = time.monotonic() - start
+            return summary
+
+    def _play(
+        self,
+        store: LeagueStore,
+        keepers: dict[str, RatingKeeper],
+        pending: list[MatchRow],
+        summary: LeagueSummary,
+        start: float,
+    ) -> bool:
+        """Run `pending`; False when no match of it could finish (stop, do not spin)."""
+        by_id = {m.match_id: m for m in pending}
+        bots = store.bot_specs()
+        specs = [self._spec(m, bots) for m in pending]
+        finished_any = False
+        for outcome in self.executor.run(specs):
+            match = by_id[outcome.spec.match_id]
+            if outcome.result is None:
+                summary.errors.append(f"{match.match_id}: {outcome.error}")
+            else:
+                t0 = time.perf_counter()
+                self._record(store, keepers[match.variant], match, outcome)
+                summary.store_s += time.perf_counter() - t0
+                summary.played += 1
+                finished_any = True
+            if self.progress is not None:
+                done, total = store.counts()
+                self.progress(
+                    Progress(
+                        done, total, summary.played, len(summary.errors), time.monotonic() - start
+                    )
+                )
+        return finished_any and not summary.errors
+
+    def _record(
+        self, store: LeagueStore, keeper: RatingKeeper, match: MatchRow, outcome: MatchOutcome
+    ) -> None:
+        assert outcome.result is not None
+        with store.transaction():
+            if store.write_result(match, outcome.result, outcome.started_at, outcome.finished_at):
+                keeper.add(match, outcome.result.ranks)
+                keeper.advance()
+
+    def _spec(self, match: MatchRow, bots: dict[str, BotSpec]) -> MatchSpec:
+        variant = self.variants[match.variant]
+        return MatchSpec(
+            match_id=match.match_id,
+            variant=variant.preset,
+            options=dict(match.options),
+            seed=match.seed,
+            bots=tuple(bots[key] for key in match.seats),
+            clock=self.config.clock,
+        )
+
+    def _schedule_quality_batch(self, store: LeagueStore, keepers: dict[str, RatingKeeper]) -> bool:
+        """Schedule the next batch of every quality-format variant; False if none is due."""
+        roster = [bot.key for bot in store.active_bots()]
+        planned: list[PlannedMatch] = []
+        for variant in self.config.variants:
+            if variant.format != "quality":
+                continue
+            counts = store.set_counts(variant.id)
+            ratings = keepers[variant.id].ratings
+            planned += plan_quality_batch(
+                variant,
+                roster,
+                self.config.seed,
+                ratings.quality,
+                counts,
+                sum(counts.values()),
+                self.config.batch,
+            )
+        if not planned:
+            return False
+        store.schedule(self.config.name, planned, self._options())
+        for keeper in keepers.values():
+            keeper.refresh()
+        return True

@@ -1,0 +1,598 @@
+"""The league store: one SQLite file (WAL) per league. Schema and API: docs/store.md.
+
+Writes are transactions: scheduling a batch, registering bots, and recording a finished
+match (its result, faults, replay and the rating rows it unlocks) each commit or vanish
+whole, so a league killed at any moment (even with SIGKILL) restarts where it stopped:
+finished matches have results, every other scheduled match is played again.
+
+The read API (:meth:`LeagueStore.standings`, :meth:`LeagueStore.rating_history`,
+:meth:`LeagueStore.matches`, :meth:`LeagueStore.replay`, ...) is what the CLI and the
+leaderboard use; it opens the file read-only with :meth:`LeagueStore.open_readonly`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+import zlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.league.formats import PlannedMatch
+from referee.league.ratings import RatedMatch, Rating
+from referee.spec import BotSpec, MatchResult
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS variants (
+    id TEXT PRIMARY KEY,
+    position INTEGER NOT NULL,
+    preset TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seats INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    format TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS bots (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    version TEXT NOT NULL,
+    manifest TEXT,
+    manifest_hash TEXT,
+    spec TEXT NOT NULL,
+    registered_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS matches (
+    seq INTEGER PRIMARY KEY,
+    match_id TEXT NOT NULL UNIQUE,
+    slot TEXT NOT NULL UNIQUE,
+    variant TEXT NOT NULL REFERENCES variants(id),
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    seats TEXT NOT NULL,
+    deal TEXT,
+    status TEXT NOT NULL CHECK (status IN ('scheduled', 'finished')),
+    scheduled_at REAL NOT NULL,
+    started_at REAL,
+    finished_at REAL,
+    duration_s REAL,
+    decisions INTEGER
+);
+CREATE INDEX IF NOT EXISTS matches_variant_status ON matches(variant, status, seq);
+CREATE TABLE IF NOT EXISTS results (
+    match_id TEXT NOT NULL REFERENCES matches(match_id),
+    seat INTEGER NOT NULL,
+    bot TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    forfeited INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE INDEX IF NOT EXISTS results_bot ON results(bot);
+CREATE TABLE IF NOT EXISTS faults (
+    id INTEGER PRIMARY KEY,
+    match_id TEXT NOT NULL REFERENCES matches(match_id),
+    seat INTEGER NOT NULL,
+    bot TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    decision INTEGER NOT NULL,
+    detail TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS faults_match ON faults(match_id);
+CREATE TABLE IF NOT EXISTS replays (
+    match_id TEXT PRIMARY KEY REFERENCES matches(match_id),
+    data BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    variant TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    match_id TEXT NOT NULL,
+    bot TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    PRIMARY KEY (variant, seq, bot)
+);
+CREATE INDEX IF NOT EXISTS ratings_bot ON ratings(variant, bot, seq);
+"""
+
+
+class StoreError(RuntimeError):
+    """The store cannot serve this request (wrong league, missing file, ...)."""
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """A scheduled or finished match, as stored."""
+
+    seq: int
+    match_id: str
+    slot: str
+    variant: str
+    options: dict[str, str]
+    seed: int
+    seats: tuple[str, ...]
+    deal: str | None
+    status: str
+    started_at: float | None
+    finished_at: float | None
+    duration_s: float | None
+    decisions: int | None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One bot's line in a variant's table."""
+
+    bot: str
+    name: str
+    version: str
+    mu: float
+    sigma: float
+    matches: int
+    wins: int  # matches where it ranked first (shared or not)
+    mean_rank: float
+    mean_score: float
+    faults: int
+
+    @property
+    def rating(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "bot": self.bot,
+            "name": self.name,
+            "version": self.version,
+            "rating": self.rating,
+            "mu": self.mu,
+            "sigma": self.sigma,
+            "matches": self.matches,
+            "wins": self.wins,
+            "mean_rank": self.mean_rank,
+            "mean_score": self.mean_score,
+            "faults": self.faults,
+        }
+
+
+@dataclass(frozen=True)
+class RegisteredBot:
+    id: int
+    spec: BotSpec
+    manifest_hash: str | None
+    registered_at: float
+
+
+def manifest_hash(bot: BotSpec) -> str | None:
+    """sha256 of the bot's manifest file, if it has one (a version's fingerprint)."""
+    if not bot.manifest:
+        return None
+    try:
+        return hashlib.sha256(Path(bot.manifest).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _match_row(row: sqlite3.Row) -> MatchRow:
+    return MatchRow(
+        seq=row["seq"],
+        match_id=row["match_id"],
+        slot=row["slot"],
+        variant=row["variant"],
+        options=json.loads(row["options"]),
+        seed=row["seed"],
+        seats=tuple(json.loads(row["seats"])),
+        deal=row["deal"],
+        status=row["status"],
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        duration_s=row["duration_s"],
+        decisions=row["decisions"],
+    )
+
+
+class LeagueStore:
+    """A league's SQLite file. Use as a context manager or call :meth:`close`."""
+
+    def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
+        self.db = connection
+        self.path = path
+        self.db.row_factory = sqlite3.Row
+
+    # --- opening -----------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | Path) -> LeagueStore:
+        """Open (creating if needed) a store for writing."""
+        file = Path(path)
+        file.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(file, isolation_level=None, timeout=30.0, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")  # WAL: safe against a killed process
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute("PRAGMA busy_timeout=30000")
+        store = cls(db, file)
+        with store.transaction():
+            for statement in filter(None, (s.strip() for s in SCHEMA.split(";"))):
+                db.execute(statement)
+            db.execute(
+                "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
+                (str(SCHEMA_VERSION),),
+            )
+        return store
+
+    @classmethod
+    def open_readonly(cls, path: str | Path) -> LeagueStore:
+        """Open an existing store for reading only (StoreError if there is none)."""
+        file = Path(path)
+        if not file.is_file():
+            raise StoreError(f"no league store at {file}")
+        db = sqlite3.connect(
+            f"file:{file.resolve()}?mode=ro", uri=True, timeout=30.0, check_same_thread=False
+        )
+        db.execute("PRAGMA busy_timeout=30000")
+        return cls(db, file)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> LeagueStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: everything inside commits together or not at all."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # --- league meta, variants, bots ------------------------------------------------------
+
+    def meta(self) -> dict[str, str]:
+        return {row["key"]: row["value"] for row in self.db.execute("SELECT key, value FROM meta")}
+
+    def init_league(
+        self, name: str, digest: str, config_json: Mapping[str, Any], variants: Sequence[Any]
+    ) -> None:
+        """Record the league (once) or check that this is the same league (StoreError)."""
+        meta = self.meta()
+        if "digest" in meta and meta["digest"] != digest:
+            raise StoreError(
+                f"{self.path} holds league {meta.get('name')!r} scheduled from a different "
+                "league file (seed, variants, games, seats, format, clock or rating changed); "
+                "use another store path"
+            )
+        if "digest" in meta:
+            return
+        with self.transaction() as db:
+            for key, value in (
+                ("name", name),
+                ("digest", digest),
+                ("config", json.dumps(dict(config_json), sort_keys=True)),
+                ("created_at", repr(time.time())),
+            ):
+                db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+            for position, variant in enumerate(variants):
+                db.execute(
+                    "INSERT INTO variants(id, position, preset, options, seats, games, format)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        variant.id,
+                        position,
+                        variant.preset,
+                        json.dumps(dict(variant.options), sort_keys=True),
+                        variant.seats,
+                        variant.games,
+                        variant.format,
+                    ),
+                )
+
+    def register_bots(self, bots: Iterable[BotSpec]) -> list[BotSpec]:
+        """Register bots not known yet (one transaction); return those that were new.
+
+        A known ``name@version`` must come from the same manifest contents: a changed bot
+        needs a new version, which is rated apart from the old one.
+        """
+        new: list[BotSpec] = []
+        with self.transaction() as db:
+            for bot in bots:
+                digest = manifest_hash(bot)
+                row = db.execute(
+                    "SELECT manifest_hash FROM bots WHERE key = ?", (bot.key,)
+                ).fetchone()
+                if row is not None:
+                    if digest and row["manifest_hash"] and row["manifest_hash"] != digest:
+                        raise StoreError(
+                            f"bot {bot.key} is already registered with a different manifest; "
+                            "give the changed bot a new version"
+                        )
+                    continue
+                db.execute(
+                    "INSERT INTO bots(key, name, version, manifest, manifest_hash, spec,"
+                    " registered_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        bot.key,
+                        bot.name,
+                        bot.version,
+                        bot.manifest,
+                        digest,
+                        json.dumps(bot.to_json(), sort_keys=True),
+                        time.time(),
+                    ),
+                )
+                new.append(bot)
+        return new
+
+    def bots(self) -> list[RegisteredBot]:
+        """Every registered bot version, in registration order."""
+        return [
+            RegisteredBot(
+                row["id"],
+                BotSpec.from_json(json.loads(row["spec"])),
+                row["manifest_hash"],
+                row["registered_at"],
+            )
+            for row in self.db.execute("SELECT * FROM bots ORDER BY id")
+        ]
+
+    def active_bots(self) -> list[BotSpec]:
+        """The latest registered version of each bot name, in order of first registration."""
+        latest: dict[str, BotSpec] = {}
+        for bot in self.bots():
+            latest[bot.spec.name] = bot.spec
+        return list(latest.values())
+
+    def bot_specs(self) -> dict[str, BotSpec]:
+        return {bot.spec.key: bot.spec for bot in self.bots()}
+
+    def variants(self) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT * FROM variants ORDER BY position")
+        return [{**dict(row), "options": json.loads(row["options"])} for row in rows]
+
+    # --- scheduling ------------------------------------------------------------------------
+
+    def schedule(
+        self, league: str, planned: Iterable[PlannedMatch], options: Mapping[str, Mapping[str, str]]
+    ) -> int:
+        """Schedule every planned match whose slot is new (one transaction); return how many."""
+        added = 0
+        with self.transaction() as db:
+            known = {row[0] for row in db.execute("SELECT slot FROM matches")}
+            (last,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM matches").fetchone()
+            now = time.time()
+            for match in planned:
+                if match.slot in known:
+                    continue
+                known.add(match.slot)
+                last += 1
+                added += 1
+                db.execute(
+                    "INSERT INTO matches(seq, match_id, slot, variant, options, seed, seats, deal,"
+                    " status, scheduled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?)",
+                    (
+                        last,
+                        f"{league}-{last:06d}",
+                        match.slot,
+                        match.variant,
+                        json.dumps(dict(options[match.variant]), sort_keys=True),
+                        match.seed,
+                        json.dumps(list(match.seats)),
+                        match.deal,
+                        now,
+                    ),
+                )
+        return added
+
+    def matches(
+        self,
+        variant: str | None = None,
+        status: str | None = None,
+        bot: str | None = None,
+        limit: int | None = None,
+    ) -> list[MatchRow]:
+        """Matches in schedule order, filtered by variant, status and bot key."""
+        query = "SELECT * FROM matches WHERE 1=1"
+        args: list[Any] = []
+        if variant is not None:
+            query += " AND variant = ?"
+            args.append(variant)
+        if status is not None:
+            query += " AND status = ?"
+            args.append(status)
+        if bot is not None:
+            query += " AND match_id IN (SELECT match_id FROM results WHERE bot = ?)"
+            args.append(bot)
+        query += " ORDER BY seq"
+        if limit is not None:
+            query += " LIMIT ?"
+            args.append(limit)
+        return [_match_row(row) for row in self.db.execute(query, args)]
+
+    def counts(self) -> tuple[int, int]:
+        """(finished, scheduled) match counts."""
+        row = self.db.execute("SELECT SUM(status = 'finished'), COUNT(*) FROM matches").fetchone()
+        return int(row[0] or 0), int(row[1] or 0)
+
+    def set_counts(self, variant: str) -> dict[str, int]:
+        """Matches scheduled per set of bots (order-free key), for the quality format."""
+        counts: dict[str, int] = {}
+        for (seats,) in self.db.execute("SELECT seats FROM matches WHERE variant = ?", (variant,)):
+            key = ",".join(sorted(json.loads(seats)))
+            counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    # --- results ---------------------------------------------------------------------------
+
+    def write_result(
+        self, match: MatchRow, result: MatchResult, started_at: float, finished_at: float
+    ) -> bool:
+        """Record a finished match inside the caller's transaction.
+
+        Returns False (and writes nothing) when the match already has its result, so a
+        result can never be counted twice.
+        """
+        db = self.db
+        updated = db.execute(
+            "UPDATE matches SET status = 'finished', started_at = ?, finished_at = ?,"
+            " duration_s = ?, decisions = ? WHERE seq = ? AND status = 'scheduled'",
+            (started_at, finished_at, result.duration_s, result.decisions, match.seq),
+        ).rowcount
+        if updated != 1:
+            return False
+        db.executemany(
+            "INSERT INTO results(match_id, seat, bot, score, rank, forfeited)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (match.match_id, seat, bot, score, rank, int(forfeited))
+                for seat, (bot, score, rank, forfeited) in enumerate(
+                    zip(match.seats, result.scores, result.ranks, result.forfeited, strict=True)
+                )
+            ],
+        )
+        db.executemany(
+            "INSERT INTO faults(match_id, seat, bot, kind, decision, detail)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (match.match_id, f.seat, match.seats[f.seat], f.kind.value, f.decision, f.detail)
+                for f in result.faults
+            ],
+        )
+        replay = json.dumps(dict(result.replay), separators=(",", ":")).encode()
+        db.execute(
+            "INSERT INTO replays(match_id, data) VALUES (?, ?)",
+            (match.match_id, zlib.compress(replay, 6)),
+        )
+        return True
+
+    def write_ratings(
+        self, variant: str, seq: int, match_id: str, after: Mapping[str, Rating]
+    ) -> None:
+        """Rating rows (each bot's rating after match `seq`), inside the caller's transaction."""
+        self.db.executemany(
+            "INSERT INTO ratings(variant, seq, match_id, bot, mu, sigma) VALUES (?, ?, ?, ?, ?, ?)",
+            [(variant, seq, match_id, bot, r.mu, r.sigma) for bot, r in after.items()],
+        )
+
+    def rated_matches(self, variant: str, after_seq: int = 0) -> list[RatedMatch]:
+        """Finished matches of `variant` with seq > after_seq: what ratings are made from."""
+        rows = self.db.execute(
+            "SELECT m.seq, r.bot, r.rank FROM matches m JOIN results r ON r.match_id = m.match_id"
+            " WHERE m.variant = ? AND m.seq > ? ORDER BY m.seq, r.seat",
+            (variant, after_seq),
+        )
+        grouped: dict[int, list[tuple[str, int]]] = {}
+        for seq, bot, rank in rows:
+            grouped.setdefault(seq, []).append((bot, rank))
+        return [
+            RatedMatch(seq, tuple(b for b, _ in seats), tuple(r for _, r in seats))
+            for seq, seats in grouped.items()
+        ]
+
+    def rating_state(self, variant: str) -> tuple[int, dict[str, Rating]]:
+        """(last rated seq, each bot's latest rating) of a variant."""
+        latest: dict[str, Rating] = {}
+        last = 0
+        for row in self.db.execute(
+            "SELECT seq, bot, mu, sigma FROM ratings WHERE variant = ? ORDER BY seq", (variant,)
+        ):
+            latest[row["bot"]] = Rating(row["mu"], row["sigma"])
+            last = row["seq"]
+        return last, latest
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def standings(self, variant: str) -> list[Standing]:
+        """A variant's table, best conservative rating (mu - 3 sigma) first."""
+        _, latest = self.rating_state(variant)
+        stats = {
+            row["bot"]: row
+            for row in self.db.execute(
+                "SELECT r.bot, COUNT(*) AS n, SUM(r.rank = 1) AS wins, AVG(r.rank) AS mean_rank,"
+                " AVG(r.score) AS mean_score FROM results r JOIN matches m"
+                " ON m.match_id = r.match_id WHERE m.variant = ? GROUP BY r.bot",
+                (variant,),
+            )
+        }
+        faults = dict(
+            self.db.execute(
+                "SELECT f.bot, COUNT(*) FROM faults f JOIN matches m ON m.match_id = f.match_id"
+                " WHERE m.variant = ? GROUP BY f.bot",
+                (variant,),
+            ).fetchall()
+        )
+        names = {b.spec.key: b.spec for b in self.bots()}
+        table = []
+        for bot, rating in latest.items():
+            row = stats.get(bot)
+            spec = names.get(bot)
+            table.append(
+                Standing(
+                    bot=bot,
+                    name=spec.name if spec else bot.split("@")[0],
+                    version=spec.version if spec else "",
+                    mu=rating.mu,
+                    sigma=rating.sigma,
+                    matches=int(row["n"]) if row else 0,
+                    wins=int(row["wins"] or 0) if row else 0,
+                    mean_rank=float(row["mean_rank"]) if row else 0.0,
+                    mean_score=float(row["mean_score"]) if row else 0.0,
+                    faults=int(faults.get(bot, 0)),
+                )
+            )
+        table.sort(key=lambda s: (-s.rating, s.bot))
+        return table
+
+    def rating_history(self, variant: str, bot: str) -> list[tuple[int, str, Rating]]:
+        """(seq, match id, rating after it) for every rated match of `bot` in `variant`."""
+        return [
+            (row["seq"], row["match_id"], Rating(row["mu"], row["sigma"]))
+            for row in self.db.execute(
+                "SELECT seq, match_id, mu, sigma FROM ratings WHERE variant = ? AND bot = ?"
+                " ORDER BY seq",
+                (variant, bot),
+            )
+        ]
+
+    def results(self, match_id: str) -> list[dict[str, Any]]:
+        """Per seat: bot, score, rank, forfeited."""
+        return [
+            {**dict(row), "forfeited": bool(row["forfeited"])}
+            for row in self.db.execute(
+                "SELECT seat, bot, score, rank, forfeited FROM results WHERE match_id = ?"
+                " ORDER BY seat",
+                (match_id,),
+            )
+        ]
+
+    def faults(self, match_id: str | None = None) -> list[dict[str, Any]]:
+        query = "SELECT match_id, seat, bot, kind, decision, detail FROM faults"
+        args: tuple[Any, ...] = ()
+        if match_id is not None:
+            query += " WHERE match_id = ?"
+            args = (match_id,)
+        return [dict(row) for row in self.db.execute(query + " ORDER BY id", args)]
+
+    def replay(self, match_id: str) -> dict[str, Any] | None:
+        """A finished match's replay (see referee/replay.py), or None."""
+        row = self.db.execute("SELECT data FROM replays WHERE match_id = ?", (match_id,)).fetchone()
+        if row is None:
+            return None
+        data: dict[str, Any] = json.loads(zlib.decompress(row[0]))
+        return data
