@@ -1,0 +1,51 @@
+"""`bullring leaderboard ...`: the typer sub-app registered on the root CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from leaderboard.build import BuildError, build_site
+
+app = typer.Typer(
+    help="Build the static leaderboard site from a league store.", no_args_is_help=True
+)
+
+
+@app.command()
+def build(
+    store: Annotated[Path, typer.Option("--store", help="The league's SQLite store file.")],
+    out: Annotated[Path, typer.Option("--out", help="Folder to write the site into.")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the build report as JSON.")
+    ] = False,
+) -> None:
+    """Write the static site (index, standings, charts, bot pages, match replays)."""
+    try:
+        report = build_site(store, out)
+    except BuildError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "out_dir": str(report.out_dir),
+                    "index": str(report.index),
+                    "pages": report.pages,
+                    "files": report.files,
+                    "matches": report.matches,
+                    "replays": report.replays,
+                    "seconds": round(report.seconds, 3),
+                }
+            )
+        )
+    else:
+        typer.echo(report.summary())
+
+
+if __name__ == "__main__":
+    app()

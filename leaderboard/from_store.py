@@ -1,0 +1,213 @@
+"""Fill the site's data model (model.py) from a league store's read API (docs/store.md).
+
+Only :class:`referee.league.store.LeagueStore`'s read methods are used; the store is
+opened read-only, so a league may keep running while the site is built.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from leaderboard.model import (
+    BotPage,
+    FaultRecord,
+    HeadToHead,
+    LeagueInfo,
+    MatchSummary,
+    RatingPoint,
+    RatingSeries,
+    SeatResult,
+    Site,
+    StandingRow,
+    VariantStandings,
+)
+from referee.league.store import LeagueStore, MatchRow
+from sdk.game import PRESETS
+
+RECENT_PER_BOT = 20
+FAULTS_PER_BOT = 200
+
+
+def iso_time(epoch: float | None) -> str:
+    """An epoch time as ISO 8601 UTC to the second ('' for None)."""
+    if epoch is None:
+        return ""
+    moment = dt.datetime.fromtimestamp(epoch, dt.UTC).replace(microsecond=0)
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+def variant_title(variant: Mapping[str, Any]) -> str:
+    """The preset's title, with the variant's non-default options when it has any."""
+    preset = PRESETS.get(str(variant["preset"]))
+    title = preset.title if preset else str(variant["preset"])
+    _, _, extra = str(variant["id"]).partition(":")
+    return f"{title} ({extra})" if extra else title
+
+
+def load_site(store: LeagueStore, built_at: str | None = None) -> Site:
+    """The whole site's data; replays stay in the store until a match page asks."""
+    meta = store.meta()
+    variants = store.variants()
+    finished = store.matches(status="finished")
+    faults_by_match: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for fault in store.faults():
+        faults_by_match[fault["match_id"]].append(fault)
+    summaries = [_summary(row, store.results(row.match_id), faults_by_match) for row in finished]
+    standings = tuple(_standings(store, v, finished) for v in variants)
+    bot_keys = _bots_in_order(store, summaries)
+    league = LeagueInfo(
+        name=meta.get("name", store.path.stem),
+        variants=tuple(str(v["id"]) for v in variants),
+        matches_played=len(finished),
+        bots=len(bot_keys),
+        built_at=built_at or iso_time(dt.datetime.now(dt.UTC).timestamp()),
+    )
+    variant_of = {m.match_id: m.variant for m in summaries}
+    bots = tuple(
+        _bot_page(key, store, standings, summaries, faults_by_match, variant_of) for key in bot_keys
+    )
+
+    def matches() -> Iterator[MatchSummary]:
+        return iter(summaries)
+
+    return Site(
+        league=league,
+        standings=standings,
+        bots=bots,
+        matches=matches,
+        load_replay=lambda match_id: store.replay(match_id) or {},
+        recent_matches=tuple(reversed(summaries[-20:])),
+    )
+
+
+def _summary(
+    row: MatchRow, results: list[dict[str, Any]], faults: Mapping[str, list[dict[str, Any]]]
+) -> MatchSummary:
+    per_seat = Counter(int(f["seat"]) for f in faults.get(row.match_id, ()))
+    seats = tuple(
+        SeatResult(
+            seat=int(r["seat"]),
+            bot=str(r["bot"]),
+            score=int(r["score"]),
+            rank=int(r["rank"]),
+            faults=per_seat[int(r["seat"])],
+            forfeited=bool(r["forfeited"]),
+        )
+        for r in results
+    )
+    return MatchSummary(
+        match_id=row.match_id,
+        variant=row.variant,
+        seed=row.seed,
+        finished_at=iso_time(row.finished_at),
+        decisions=row.decisions or 0,
+        seats=seats,
+    )
+
+
+def _standings(
+    store: LeagueStore, variant: Mapping[str, Any], finished: list[MatchRow]
+) -> VariantStandings:
+    variant_id = str(variant["id"])
+    order = {m.seq: i for i, m in enumerate((m for m in finished if m.variant == variant_id), 1)}
+    rows = []
+    series = []
+    for rank, standing in enumerate(store.standings(variant_id), start=1):
+        rows.append(
+            StandingRow(
+                rank=rank,
+                bot=standing.bot,
+                name=standing.name,
+                version=standing.version,
+                conservative=standing.rating,
+                mu=standing.mu,
+                sigma=standing.sigma,
+                matches=standing.matches,
+                wins=standing.wins,
+                mean_score=standing.mean_score,
+                fault_rate=standing.faults / standing.matches if standing.matches else 0.0,
+            )
+        )
+        history = store.rating_history(variant_id, standing.bot)
+        points = tuple(
+            RatingPoint(number, order.get(seq, 0), rating.mu, rating.sigma)
+            for number, (seq, _, rating) in enumerate(history, start=1)
+        )
+        series.append(RatingSeries(standing.bot, variant_id, points))
+    return VariantStandings(
+        variant=variant_id,
+        title=variant_title(variant),
+        matches=len(order),
+        rows=tuple(rows),
+        series=tuple(series),
+    )
+
+
+def _bots_in_order(store: LeagueStore, summaries: Iterable[MatchSummary]) -> list[str]:
+    """Registered bots first (registration order), then any other key seen in results."""
+    keys = [b.spec.key for b in store.bots()]
+    seen = set(keys)
+    for match in summaries:
+        for seat in match.seats:
+            if seat.bot not in seen:
+                seen.add(seat.bot)
+                keys.append(seat.bot)
+    return keys
+
+
+def head_to_head(bot: str, summaries: Iterable[MatchSummary]) -> tuple[HeadToHead, ...]:
+    """Pairwise results of `bot` against every opponent it met, per variant (by rank)."""
+    tally: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for match in summaries:
+        mine = match.seat_of(bot)
+        if mine is None:
+            continue
+        for other in match.seats:
+            if other.bot == bot:
+                continue
+            counts = tally[(other.bot, match.variant)]
+            counts[0] += 1
+            counts[1 if mine.rank < other.rank else 2 if mine.rank > other.rank else 3] += 1
+    return tuple(
+        HeadToHead(opponent, variant, n, wins, losses, ties)
+        for (opponent, variant), (n, wins, losses, ties) in sorted(tally.items())
+    )
+
+
+def _bot_page(
+    key: str,
+    store: LeagueStore,
+    standings: tuple[VariantStandings, ...],
+    summaries: list[MatchSummary],
+    faults_by_match: Mapping[str, list[dict[str, Any]]],
+    variant_of: Mapping[str, str],
+) -> BotPage:
+    spec = store.bot_specs().get(key)
+    name, _, version = key.partition("@")
+    mine = [m for m in summaries if m.seat_of(key) is not None]
+    faults = [
+        FaultRecord(
+            match_id=str(f["match_id"]),
+            variant=variant_of.get(str(f["match_id"]), ""),
+            seat=int(f["seat"]),
+            decision=int(f["decision"]),
+            kind=str(f["kind"]),
+            detail=str(f["detail"]),
+        )
+        for m in mine
+        for f in faults_by_match.get(m.match_id, ())
+        if f["bot"] == key
+    ]
+    return BotPage(
+        bot=key,
+        name=spec.name if spec else name,
+        version=spec.version if spec else version,
+        series=tuple(s for v in standings for s in v.series if s.bot == key and s.points),
+        head_to_head=head_to_head(key, mine),
+        recent_matches=tuple(reversed(mine[-RECENT_PER_BOT:])),
+        faults=tuple(reversed(faults[-FAULTS_PER_BOT:])),
+        fault_kinds=dict(Counter(f.kind for f in faults)),
+    )

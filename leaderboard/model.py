@@ -1,0 +1,155 @@
+"""The leaderboard's data model: plain dataclasses, filled from the store by from_store.py.
+
+The site renderer (build.py) reads only these, so it never touches SQLite or the store's
+schema. Bots are told apart by ``key`` (``name@version``, as :attr:`BotSpec.key`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class LeagueInfo:
+    """What the index page says about the league."""
+
+    name: str
+    variants: tuple[str, ...]  # variant ids, in the order the site lists them
+    matches_played: int
+    bots: int
+    built_at: str  # ISO 8601, UTC
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One bot's line in a variant's standings."""
+
+    rank: int  # 1-based, by conservative rating (mu - 3 sigma), best first
+    bot: str  # key, name@version
+    name: str
+    version: str
+    conservative: float  # mu - 3 sigma
+    mu: float
+    sigma: float
+    matches: int
+    wins: int  # matches finished at rank 1 (a shared first place counts)
+    mean_score: float  # in the variant's own units (heads, or Hornochsen! points)
+    fault_rate: float  # faults per match played (a match can hold several)
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A bot's rating right after its `match_number`-th rated match in the variant."""
+
+    match_number: int  # 1-based, counting only this bot's matches in the variant
+    league_match: int  # 1-based position of that match in the variant's rating order
+    mu: float
+    sigma: float
+
+    @property
+    def conservative(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class RatingSeries:
+    """One bot's rating history in one variant, oldest first."""
+
+    bot: str
+    variant: str
+    points: tuple[RatingPoint, ...]
+
+
+@dataclass(frozen=True)
+class VariantStandings:
+    """A variant's standings table and every bot's rating series."""
+
+    variant: str
+    title: str
+    matches: int
+    rows: tuple[StandingRow, ...]
+    series: tuple[RatingSeries, ...]
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat of a finished match."""
+
+    seat: int
+    bot: str  # key
+    score: int
+    rank: int
+    faults: int
+    forfeited: bool
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """A finished match as the lists and bot pages show it."""
+
+    match_id: str
+    variant: str
+    seed: int
+    finished_at: str  # ISO 8601 or "" when the store does not say
+    decisions: int
+    seats: tuple[SeatResult, ...]
+
+    def seat_of(self, bot: str) -> SeatResult | None:
+        """The first seat `bot` played in this match, if any."""
+        return next((s for s in self.seats if s.bot == bot), None)
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """How a bot fared against one opponent in one variant (pairwise, by rank)."""
+
+    opponent: str
+    variant: str
+    matches: int  # matches in which both played
+    wins: int  # better rank than the opponent
+    losses: int
+    ties: int
+
+
+@dataclass(frozen=True)
+class FaultRecord:
+    """One fault of a bot."""
+
+    match_id: str
+    variant: str
+    seat: int
+    decision: int  # -1: during setup
+    kind: str  # FaultKind value
+    detail: str
+
+
+@dataclass(frozen=True)
+class BotPage:
+    """Everything a bot's page shows."""
+
+    bot: str
+    name: str
+    version: str
+    series: tuple[RatingSeries, ...]  # one per variant it played
+    head_to_head: tuple[HeadToHead, ...]
+    recent_matches: tuple[MatchSummary, ...]  # newest first
+    faults: tuple[FaultRecord, ...]  # newest first (capped by the builder)
+    fault_kinds: Mapping[str, int]  # every fault of the bot, counted by kind
+
+
+ReplayLoader = Callable[[str], Mapping[str, Any]]
+"""Returns the stored replay dict of a match id (see referee/replay.py)."""
+
+
+@dataclass
+class Site:
+    """The whole site's data. Matches are summaries; replays are loaded one at a time."""
+
+    league: LeagueInfo
+    standings: tuple[VariantStandings, ...]
+    bots: tuple[BotPage, ...]
+    matches: Callable[[], Iterator[MatchSummary]]  # every match, oldest first
+    load_replay: ReplayLoader
+    recent_matches: tuple[MatchSummary, ...] = field(default=())  # for the index, newest first

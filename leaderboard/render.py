@@ -1,0 +1,185 @@
+"""Write the static site from the data model: pages, JSON files, charts, replay data.
+
+Every link is relative (see paths.py); the only scripts and styles are the two files of
+leaderboard/static/, copied into the site. Replay data is one small script per match and
+perspective, loaded by the match page on demand.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from leaderboard import charts, jsondata, paths
+from leaderboard.frames import Perspective, build_perspectives
+from leaderboard.model import BotPage, MatchSummary, RatingSeries, Site, VariantStandings
+
+RECENT_ON_INDEX = 20
+
+
+@dataclass
+class Written:
+    """What a render wrote."""
+
+    pages: int = 0
+    files: int = 0
+    matches: int = 0
+    replays: int = 0
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("leaderboard", "templates"),
+        autoescape=True,
+        trim_blocks=False,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.globals["paths"] = paths
+    return env
+
+
+class SiteWriter:
+    """Renders templates into `out_dir`, counting what it writes."""
+
+    def __init__(self, site: Site, out_dir: Path) -> None:
+        self.site = site
+        self.out = out_dir
+        self.env = environment()
+        self.written = Written()
+        self._templates: dict[str, jinja2.Template] = {}
+
+    def page(self, name: str, template: str, **context: Any) -> None:
+        root = "../" * name.count("/")
+        if template not in self._templates:
+            self._templates[template] = self.env.get_template(template)
+        html = self._templates[template].render(league=self.site.league, root=root, **context)
+        self.text(name, html)
+        self.written.pages += 1
+
+    def text(self, name: str, content: str) -> None:
+        target = self.out / name
+        target.write_text(content, encoding="utf-8")
+        self.written.files += 1
+
+    def json(self, name: str, data: Mapping[str, Any]) -> None:
+        self.text(name, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def render_site(site: Site, out_dir: Path) -> Written:
+    """Write every page of `site` into `out_dir` (created; old pages are overwritten)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for sub in (paths.STATIC_DIR, paths.BOTS_DIR, paths.MATCHES_DIR):
+        (out_dir / sub).mkdir(exist_ok=True)
+    writer = SiteWriter(site, out_dir)
+    _copy_static(writer)
+    league = site.league
+    writer.json("league.json", jsondata.league_json(league, site.standings))
+    for standings in site.standings:
+        writer.json(
+            paths.standings_json(standings.variant),
+            jsondata.standings_json(standings, league.built_at),
+        )
+        writer.page(
+            paths.standings_page(standings.variant),
+            "standings.html",
+            s=standings,
+            chart=_standings_chart(standings),
+        )
+    for bot in site.bots:
+        writer.page(paths.bot_page(bot.bot), "bot.html", b=bot, charts=_bot_charts(bot))
+    summaries: list[MatchSummary] = []
+    for match in site.matches():
+        summaries.append(match)
+        _write_match(writer, match, site)
+    summaries.reverse()
+    _write_match_lists(writer, summaries)
+    recent = site.recent_matches or tuple(summaries[:RECENT_ON_INDEX])
+    writer.page("index.html", "index.html", standings=site.standings, bots=site.bots, recent=recent)
+    return writer.written
+
+
+def _copy_static(writer: SiteWriter) -> None:
+    static = resources.files("leaderboard") / "static"
+    for item in static.iterdir():
+        if item.name.endswith((".js", ".css")):
+            with resources.as_file(item) as source:
+                shutil.copyfile(source, writer.out / paths.STATIC_DIR / item.name)
+            writer.written.files += 1
+
+
+def _standings_chart(standings: VariantStandings) -> str:
+    lines = [
+        charts.Line(s.bot, [(p.league_match, p.conservative) for p in s.points])
+        for s in standings.series
+    ]
+    return charts.line_chart(
+        lines,
+        title=f"{standings.title}: mu - 3 sigma over the variant's matches",
+        x_label="matches played in the variant",
+        y_label="mu - 3 sigma",
+    )
+
+
+def _bot_charts(bot: BotPage) -> list[tuple[str, str]]:
+    return [(s.variant, _series_chart(s)) for s in bot.series]
+
+
+def _series_chart(series: RatingSeries) -> str:
+    lines = [
+        charts.Line("mu", [(p.match_number, p.mu) for p in series.points]),
+        charts.Line("mu - 3 sigma", [(p.match_number, p.conservative) for p in series.points]),
+    ]
+    return charts.line_chart(
+        lines,
+        title=f"{series.bot} in {series.variant}",
+        x_label="the bot's matches",
+        y_label="rating",
+    )
+
+
+def perspective_label(perspective: Perspective, players: Iterable[str]) -> str:
+    if perspective.seat < 0:
+        return "Referee view (every hand)"
+    return f"Seat {perspective.seat}: {list(players)[perspective.seat]}"
+
+
+def _write_match(writer: SiteWriter, match: MatchSummary, site: Site) -> None:
+    replay = site.load_replay(match.match_id)
+    sources: list[dict[str, str]] = []
+    if replay:
+        players = [s.bot for s in match.seats]
+        for perspective in build_perspectives(replay):
+            name = paths.replay_script(match.match_id, perspective.name)
+            payload = json.dumps(perspective.data, separators=(",", ":"), ensure_ascii=False)
+            writer.text(name, f"Bullring.replayLoaded({payload});\n")
+            sources.append(
+                {
+                    "name": perspective.name,
+                    "label": perspective_label(perspective, players),
+                    "src": name.rsplit("/", 1)[-1],
+                }
+            )
+        writer.written.replays += 1
+    writer.page(paths.match_page(match.match_id), "match.html", m=match, perspectives=sources)
+    writer.written.matches += 1
+
+
+def _write_match_lists(writer: SiteWriter, newest_first: list[MatchSummary]) -> None:
+    size = paths.MATCH_LIST_PAGE_SIZE
+    pages = max(1, -(-len(newest_first) // size))
+    for number, chunk in enumerate(_chunks(newest_first, size, pages), start=1):
+        writer.page(
+            paths.match_list_page(number), "matches.html", matches=chunk, number=number, pages=pages
+        )
+
+
+def _chunks(items: list[MatchSummary], size: int, pages: int) -> Iterator[list[MatchSummary]]:
+    for number in range(pages):
+        yield items[number * size : (number + 1) * size]
