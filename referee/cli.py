@@ -1,0 +1,26 @@
+"""The ``bullring`` command line: a root typer app; each command lives in its own module.
+
+Sub-commands and sub-apps register themselves here (``app.command`` / ``app.add_typer``).
+User errors (bad variant, manifest, player count, replay file) print one line and exit 2.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from referee import cli_play, cli_replay
+
+app = typer.Typer(
+    name="bullring",
+    help="Bullring: a bot tournament platform for the 6 nimmt! family of card games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("play")(cli_play.play)
+app.command("replay")(cli_replay.replay)
+
+
+def main() -> None:
+    """Entry point of the ``bullring`` console script."""
+    app()

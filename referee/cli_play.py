@@ -1,0 +1,58 @@
+"""``bullring play``: one match between bots, with a readable trace and the final table."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee import replay as replay_file
+from referee.cli_errors import fail, user_errors
+from referee.manifest import resolve_bot
+from referee.match import new_match_id, play_match
+from referee.spec import ClockSpec, MatchSpec
+from referee.trace import TracePrinter
+from sdk.game import parse_variant
+from sdk.game.variants import check_players
+
+
+def play(
+    variant: Annotated[str, typer.Argument(help="Preset id, options allowed: 6nimmt:rounds=1")],
+    bot: Annotated[
+        list[str],
+        typer.Option(help="Manifest (bot.toml or its folder) or endpoint, once per seat"),
+    ],
+    seed: Annotated[int, typer.Option(help="Deal seed")] = 1,
+    seat: Annotated[int | None, typer.Option(help="Show the match as this seat saw it")] = None,
+    no_clock: Annotated[bool, typer.Option("--no-clock", help="No deadlines (debugging)")] = False,
+    decision_ms: Annotated[int, typer.Option(help="Each decision's deadline")] = 1000,
+    time_bank_ms: Annotated[int, typer.Option(help="Per-seat time bank for overruns")] = 5000,
+    setup_ms: Annotated[int, typer.Option(help="Limit for start-up, Hello, StartMatch")] = 10000,
+    max_faults: Annotated[int, typer.Option(help="Faults before a seat is forfeited")] = 3,
+    replay_out: Annotated[Path | None, typer.Option(help="Write the replay (.json/.gz)")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final table")] = False,
+) -> None:
+    """Play one match and print it step by step."""
+    with user_errors():
+        spec = parse_variant(variant)
+        check_players(spec.preset, len(bot))
+        bots = tuple(resolve_bot(b) for b in bot)
+        if seat is not None and not 0 <= seat < len(bots):
+            raise fail(f"--seat {seat}: seats are 0..{len(bots) - 1}")
+        clock = ClockSpec(
+            decision_ms=decision_ms,
+            time_bank_ms=time_bank_ms,
+            setup_ms=setup_ms,
+            max_faults=max_faults,
+            enabled=not no_clock,
+        )
+        match = MatchSpec(new_match_id(), spec.preset.name, spec.options, seed, bots, clock)
+        printer = TracePrinter(seat=seat)
+        if quiet:
+            printer.on_step = lambda state, records: None  # type: ignore[method-assign]
+        result = asyncio.run(play_match(match, observer=printer))
+        if replay_out is not None:
+            replay_file.save(result.replay, replay_out)
+            printer.console.print(f"replay written to {replay_out}")

@@ -1,0 +1,84 @@
+"""``bullring replay``: check a replay by re-simulating it, then print it step by step."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from referee import replay as replay_file
+from referee.cli_errors import fail, user_errors
+from referee.spec import Fault, MatchResult
+from referee.trace import TracePrinter
+from sdk.game import Option
+
+
+@dataclass(frozen=True)
+class ReplayedChoice:
+    """A recorded decision, in the shape the trace prints."""
+
+    seat: int
+    option: Option
+    ms: float
+    fault: Fault | None
+    auto: bool
+
+    @classmethod
+    def from_json(cls, record: Mapping[str, Any]) -> ReplayedChoice:
+        options = record["options"]
+        fault = record.get("fault")
+        return cls(
+            seat=int(record["seat"]),
+            option=replay_file.option_from_json(options[int(record["choice"])]),
+            ms=float(record["ms"]),
+            fault=Fault.from_json(fault) if fault else None,
+            auto=bool(record["auto"]),
+        )
+
+
+def replay(
+    file: Annotated[Path, typer.Argument(help="A replay written by play --replay-out or a league")],
+    seat: Annotated[int | None, typer.Option(help="Show the match as this seat saw it")] = None,
+    step: Annotated[
+        bool, typer.Option("--step", help="Press Enter to advance (a terminal)")
+    ] = False,
+) -> None:
+    """Re-simulate a replay (it must match exactly) and print every step."""
+    with user_errors():
+        data = replay_file.load(file)
+        replay_file.resimulate(data)
+        players = int(data["players"])
+        if seat is not None and not 0 <= seat < players:
+            raise fail(f"--seat {seat}: seats are 0..{players - 1}")
+        interactive = step and sys.stdin.isatty()
+        printer = TracePrinter(seat=seat)
+        state = replay_file.new_state(data)
+        printer.on_start(state, [b["name"] for b in data["bots"]])
+        for fault in data["setup_faults"]:
+            printer.on_fault(Fault.from_json(fault))
+        for group in replay_file.steps(data):
+            choices = [ReplayedChoice.from_json(r) for r in group]
+            for choice in choices:
+                state.apply(choice.seat, choice.option)
+                if choice.fault is not None:
+                    printer.on_fault(choice.fault)
+            printer.on_step(state, choices)
+            if interactive:
+                input("-- Enter for the next step --")
+        result = data["result"]
+        printer.on_end(
+            MatchResult(
+                match_id=str(data["match_id"]),
+                scores=tuple(result["scores"]),
+                ranks=tuple(result["ranks"]),
+                faults=tuple(Fault.from_json(f) for f in result["faults"]),
+                forfeited=tuple(result["forfeited"]),
+                decisions=len(data["decisions"]),
+                duration_s=sum(float(d["ms"]) for d in data["decisions"]) / 1000.0,
+                replay={},
+            )
+        )
