@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from referee import cli_play, cli_replay
+from referee import cli_bot, cli_league, cli_play, cli_replay
 
 app = typer.Typer(
     name="bullring",
@@ -19,6 +19,9 @@ app = typer.Typer(
 )
 app.command("play")(cli_play.play)
 app.command("replay")(cli_replay.replay)
+app.add_typer(cli_league.app, name="league")
+app.add_typer(cli_bot.app, name="bot")
+app.command("demo")(cli_league.demo)
 
 
 def main() -> None:

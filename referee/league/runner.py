@@ -121,6 +121,59 @@ def plan_static(config: LeagueConfig, roster: Sequence[BotSpec]) -> list[Planned
     return planned
 
 
+def check_store(config: LeagueConfig, store_path: Path) -> None:
+    """LeagueError if `store_path` holds another league (nothing is written)."""
+    if not store_path.is_file():
+        return
+    with LeagueStore.open_readonly(store_path) as existing:
+        meta = existing.meta()
+    if meta.get("digest", config.digest()) != config.digest():
+        raise LeagueError(
+            f"{store_path} holds league {meta.get('name')!r} scheduled from a different "
+            "league file (seed, variants, games, seats, format, clock or rating changed); "
+            "use another store path"
+        )
+
+
+def open_league_store(config: LeagueConfig, store_path: Path) -> LeagueStore:
+    """Open the league's store for writing: record the league, register the file's bots."""
+    check_store(config, store_path)
+    store = LeagueStore.open(store_path)
+    try:
+        store.init_league(config.name, config.digest(), config.schedule_json(), config.variants)
+        store.register_bots(config.bots)
+    except StoreError as error:
+        store.close()
+        raise LeagueError(str(error)) from None
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+def register_submission(config: LeagueConfig, bot: BotSpec, store_path: Path) -> str:
+    """Register a submitted bot in the league's store; say what happened.
+
+    A new version of a known name is a new bot key: the old version keeps its results and
+    ratings, and only the newest version of each name is scheduled from then on.
+    """
+    with open_league_store(config, store_path) as store:
+        known = store.bots()
+        try:
+            new = store.register_bots([bot])
+        except StoreError as error:
+            raise LeagueError(str(error)) from None
+    if not new:
+        return f"{bot.key} is already registered in {store_path}"
+    older = [b.spec.key for b in known if b.spec.name == bot.name]
+    if older:
+        return (
+            f"registered {bot.key} in {store_path} as a new version of {bot.name} "
+            f"({', '.join(older)} keep their history and stop being scheduled)"
+        )
+    return f"registered {bot.key} in {store_path}; `bullring league run` schedules its matches"
+
+
 class LeagueRunner:
     """Runs one league into its store (see the module docstring)."""
 
@@ -145,28 +198,12 @@ class LeagueRunner:
         if the league cannot run)."""
         roster = active_roster(self.config, self.store_path)
         planned = plan_static(self.config, roster)
-        if self.store_path.is_file():
-            with LeagueStore.open_readonly(self.store_path) as existing:
-                meta = existing.meta()
-            if meta.get("digest", self.config.digest()) != self.config.digest():
-                raise LeagueError(
-                    f"{self.store_path} holds league {meta.get('name')!r} scheduled from a "
-                    "different league file (seed, variants, games, seats, format, clock or "
-                    "rating changed); use another store path"
-                )
-        store = LeagueStore.open(self.store_path)
+        store = open_league_store(self.config, self.store_path)
         try:
-            store.init_league(
-                self.config.name,
-                self.config.digest(),
-                self.config.schedule_json(),
-                self.config.variants,
-            )
-            store.register_bots(self.config.bots)
             store.schedule(self.config.name, planned, self._options())
-        except StoreError as error:
+        except BaseException:
             store.close()
-            raise LeagueError(str(error)) from None
+            raise
         return store
 
     def _options(self) -> dict[str, dict[str, str]]:

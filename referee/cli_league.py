@@ -1,0 +1,211 @@
+"""``bullring league run / status`` and ``bullring demo``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+from rich.progress import Progress as Bar
+from rich.table import Table
+
+from referee.cli_errors import fail
+from referee.league.config import EXECUTORS, LeagueConfig, LeagueFileError, load_league
+from referee.league.executors import make_executor
+from referee.league.runner import LeagueError, LeagueRunner, LeagueSummary, Progress
+from referee.league.store import LeagueStore, StoreError
+from referee.manifest import ManifestError
+
+app = typer.Typer(help="Run leagues and show their standings.", no_args_is_help=True)
+console = Console(stderr=True)
+USER_ERRORS = (LeagueFileError, LeagueError, StoreError, ManifestError)
+REPO = Path(__file__).resolve().parents[1]
+DEMO_LEAGUE = REPO / "leagues" / "demo.toml"
+
+
+def load(file: Path) -> LeagueConfig:
+    try:
+        return load_league(file)
+    except USER_ERRORS as error:
+        raise fail(str(error)) from None
+
+
+def run_with_progress(
+    config: LeagueConfig, store: Path, executor: str, address: str | None, show: bool
+) -> LeagueSummary:
+    """Run a league, drawing a progress bar (matches done, rate, time left) on stderr."""
+    runner_executor = make_executor(executor, config.workers, address=address)
+    with Bar(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TextColumn("{task.fields[left]}"),
+        console=console,
+        disable=not show,
+        transient=False,
+    ) as bar:
+        task = bar.add_task(config.name, total=None, rate="", left="")
+
+        def update(p: Progress) -> None:
+            rate = p.played_now / p.elapsed_s if p.elapsed_s > 0 else 0.0
+            left = (p.total - p.done) / rate if rate > 0 else 0.0
+            bar.update(
+                task,
+                completed=p.done,
+                total=p.total,
+                rate=f"{rate:.2f} matches/s",
+                left=f"{_duration(left)} left",
+            )
+
+        runner = LeagueRunner(config, runner_executor, store, update)
+        return runner.run()
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds + 0.5)
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+@app.command()
+def run(
+    file: Annotated[Path, typer.Argument(help="The league file (TOML).")],
+    executor: Annotated[
+        str | None, typer.Option(help=f"Where matches run: {' or '.join(EXECUTORS)}.")
+    ] = None,
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster address (default: a local Ray instance).")
+    ] = None,
+    parallel: Annotated[
+        int | None, typer.Option(min=0, help="Matches at once (0: one per core).")
+    ] = None,
+    store: Annotated[Path | None, typer.Option(help="Store file (default: the file's).")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+) -> None:
+    """Play every match of the league that has no result yet (resumes where it stopped)."""
+    config = load(file)
+    if parallel is not None:
+        config = config.with_overrides(parallel=parallel)
+    kind = executor or config.executor
+    if kind not in EXECUTORS:
+        raise fail(f"--executor: {kind!r} is not one of: {', '.join(EXECUTORS)}")
+    try:
+        summary = run_with_progress(
+            config, store or config.store, kind, address or config.ray_address, progress
+        )
+    except USER_ERRORS as error:
+        raise fail(str(error)) from None
+    except KeyboardInterrupt:
+        typer.echo("interrupted: run the same command again to resume", err=True)
+        raise typer.Exit(130) from None
+    report = {
+        "store": str(summary.store),
+        "played": summary.played,
+        "finished": summary.finished,
+        "scheduled": summary.scheduled,
+        "errors": summary.errors,
+        "seconds": round(summary.elapsed_s, 3),
+    }
+    if as_json:
+        typer.echo(json.dumps(report))
+    else:
+        typer.echo(
+            f"{summary.played} matches played in {summary.elapsed_s:.1f}s; "
+            f"{summary.finished}/{summary.scheduled} finished; store: {summary.store}"
+        )
+        for problem in summary.errors:
+            typer.echo(f"referee error: {problem}", err=True)
+    if summary.errors:
+        raise typer.Exit(1)
+
+
+def standings_json(store: LeagueStore) -> dict[str, Any]:
+    """The whole league's status, as ``bullring league status --json`` prints it."""
+    finished, scheduled = store.counts()
+    meta = store.meta()
+    return {
+        "league": meta.get("name", ""),
+        "store": str(store.path),
+        "finished": finished,
+        "scheduled": scheduled,
+        "variants": {
+            v["id"]: [s.to_json() for s in store.standings(v["id"])] for v in store.variants()
+        },
+    }
+
+
+@app.command()
+def status(
+    file: Annotated[Path, typer.Argument(help="The league file (TOML) or its store (.sqlite).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """Standings of every variant: rating (mu - 3 sigma), mu, sigma, matches, wins."""
+    path = load(file).store if file.suffix == ".toml" else file
+    try:
+        store = LeagueStore.open_readonly(path)
+    except StoreError as error:
+        raise fail(f"{error} (has the league been run?)") from None
+    with store:
+        data = standings_json(store)
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    out = Console()
+    out.print(f"[bold]{data['league']}[/]: {data['finished']}/{data['scheduled']} matches played")
+    for variant, rows in data["variants"].items():
+        table = Table(title=variant, title_justify="left")
+        for column in ("#", "bot", "rating", "mu", "sigma", "matches", "wins", "mean rank"):
+            table.add_column(column, justify="left" if column == "bot" else "right")
+        table.add_column("faults", justify="right")
+        for place, row in enumerate(rows, start=1):
+            table.add_row(
+                str(place),
+                row["bot"],
+                f"{row['rating']:.2f}",
+                f"{row['mu']:.2f}",
+                f"{row['sigma']:.2f}",
+                str(row["matches"]),
+                str(row["wins"]),
+                f"{row['mean_rank']:.2f}",
+                str(row["faults"]),
+            )
+        out.print(table)
+
+
+def demo(
+    out: Annotated[Path, typer.Option(help="Folder for the store and the site.")] = Path("demo"),
+    league: Annotated[Path, typer.Option(help="The demo league file.")] = DEMO_LEAGUE,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """Run the demo league (example bots, every variant) and build its leaderboard."""
+    config = load(league)
+    store = out / "league.sqlite"
+    if store.exists():
+        with LeagueStore.open_readonly(store) as existing:
+            if existing.meta().get("digest") != config.digest():
+                typer.echo(f"{store} is from another demo league: starting afresh", err=True)
+                for stale in out.glob("league.sqlite*"):
+                    stale.unlink()
+    try:
+        summary = run_with_progress(config, store, config.executor, None, progress)
+    except USER_ERRORS as error:
+        raise fail(str(error)) from None
+    typer.echo(f"demo league: {summary.finished} matches in {store}")
+    with LeagueStore.open_readonly(store) as done:
+        for variant, rows in standings_json(done)["variants"].items():
+            best = rows[0] if rows else None
+            if best:
+                typer.echo(f"  {variant}: best {best['bot']} ({best['rating']:.2f})")
+    try:
+        from leaderboard.build import build_site
+    except ImportError:
+        return
+    site = out / "site"
+    shutil.rmtree(site, ignore_errors=True)
+    report = build_site(store, site)
+    typer.echo(f"leaderboard: {report.index}")
