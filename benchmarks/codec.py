@@ -83,10 +83,11 @@ def per_call_us(fn: Callable[[], object], budget_s: float = 0.3) -> float:
 
 
 def measure(label: str, samples: list[tuple[View, list[Option]]]) -> None:
-    encoded = [
-        codec.decide_request("m", 0, i, v, o, 1000, 5000).SerializeToString()
+    requests = [
+        codec.decide_request("m", v.header.seat, i, v, o, 1000, 5000)
         for i, (v, o) in enumerate(samples)
     ]
+    encoded = [r.SerializeToString() for r in requests]
     i = 0
 
     def encode() -> None:
@@ -102,12 +103,30 @@ def measure(label: str, samples: list[tuple[View, list[Option]]]) -> None:
         codec.options_from_proto(msg.options)
         i += 1
 
+    decoders: dict[int, codec.ViewDecoder] = {}
+
+    def decode_session() -> None:
+        """What the bot runtime does: one ViewDecoder per seat, views in game order."""
+        nonlocal i
+        k = i % len(encoded)
+        if k == 0:
+            decoders.clear()
+        msg = pb.DecideRequest.FromString(encoded[k])
+        decoders.setdefault(msg.seat, codec.ViewDecoder()).decode(msg.view)
+        codec.options_from_proto(msg.options)
+        i += 1
+
     events = sum(len(v.header.history) for v, _ in samples) / len(samples)
     size = sum(map(len, encoded)) / len(encoded)
-    enc, dec = per_call_us(encode), per_call_us(decode)
+    i = 0
+    enc = per_call_us(encode)
+    i = 0
+    dec = per_call_us(decode)
+    i = 0
+    ses = per_call_us(decode_session)
     print(
-        f"{label:<22} {len(samples):>6} views  {events:>6.0f} events  {size:>6.0f} B  "
-        f"encode {enc:>7.1f} us  decode {dec:>7.1f} us  round trip {enc + dec:>7.1f} us"
+        f"{label:<22} {len(samples):>5} views {events:>5.0f} events {size:>6.0f} B  "
+        f"encode {enc:>6.1f} us  decode {dec:>6.1f} us  session decode {ses:>6.1f} us"
     )
 
 

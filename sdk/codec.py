@@ -110,6 +110,13 @@ def event_from_proto(msg: pb.Event) -> Event:
 
 
 def header_to_proto(header: ViewHeader) -> pb.Header:
+    msg = _header_fields_to_proto(header)
+    msg.MergeFromString(b"".join([_history_record(e) for e in header.history]))
+    return msg
+
+
+def _header_fields_to_proto(header: ViewHeader) -> pb.Header:
+    """The header message without its history."""
     decision = header.decision
     return pb.Header(
         variant=header.variant,
@@ -120,11 +127,46 @@ def header_to_proto(header: ViewHeader) -> pb.Header:
         scores=header.scores,
         to_move=header.to_move,
         decision=cast(pb.DecisionKind.ValueType, 0 if decision is None else decision),
-        history=[event_to_proto(e) for e in header.history],
     )
 
 
-def header_from_proto(msg: pb.Header) -> ViewHeader:
+_HISTORY_TAG = bytes([(pb.Header.HISTORY_FIELD_NUMBER << 3) | 2])  # length-delimited
+_RECORD_CACHE_LIMIT = 200_000
+_record_cache: dict[int, tuple[Event, bytes]] = {}
+
+
+def _record(event_bytes: bytes) -> bytes:
+    """One Header.history entry on the wire: tag, length, the Event message."""
+    size = len(event_bytes)
+    if size < 0x80:
+        return _HISTORY_TAG + bytes((size,)) + event_bytes
+    prefix = bytearray(_HISTORY_TAG)
+    while size >= 0x80:
+        prefix.append((size & 0x7F) | 0x80)
+        size >>= 7
+    prefix.append(size)
+    return bytes(prefix) + event_bytes
+
+
+def _history_record(event: Event) -> bytes:
+    """The wire record of a history event, cached by identity.
+
+    Engines share their Event objects between the views they build, so a long history is
+    encoded once, not once per decision. The cache holds the event itself, so its id
+    cannot be reused while the entry lives.
+    """
+    hit = _record_cache.get(id(event))
+    if hit is not None and hit[0] is event:
+        return hit[1]
+    record = _record(event_to_proto(event).SerializeToString())
+    if len(_record_cache) >= _RECORD_CACHE_LIMIT:
+        _record_cache.clear()
+    _record_cache[id(event)] = (event, record)
+    return record
+
+
+def header_from_proto(msg: pb.Header, history: tuple[Event, ...] | None = None) -> ViewHeader:
+    """The header a message describes (`history`: already decoded, see ViewDecoder)."""
     return ViewHeader(
         variant=msg.variant,
         options=dict(msg.options),
@@ -133,8 +175,8 @@ def header_from_proto(msg: pb.Header) -> ViewHeader:
         round=msg.round,
         scores=tuple(msg.scores),
         to_move=tuple(msg.to_move),
-        decision=(_enum(_DECISION_KINDS, msg.decision, "decision kind") if msg.decision else None),
-        history=tuple(event_from_proto(e) for e in msg.history),
+        decision=_enum(_DECISION_KINDS, msg.decision, "decision kind") if msg.decision else None,
+        history=(tuple([event_from_proto(e) for e in msg.history]) if history is None else history),
     )
 
 
@@ -298,7 +340,10 @@ def view_to_proto(view: View) -> pb.View:
 
 def view_from_proto(msg: pb.View) -> View:
     """The game-model view a message describes."""
-    header = header_from_proto(msg.header)
+    return _game_from_proto(msg, header_from_proto(msg.header))
+
+
+def _game_from_proto(msg: pb.View, header: ViewHeader) -> View:
     game = msg.WhichOneof("game")
     if game == "six_nimmt":
         return _six_from_proto(header, msg.six_nimmt)
@@ -309,6 +354,59 @@ def view_from_proto(msg: pb.View) -> View:
     if game == "hornochsen":
         return _hornochsen_from_proto(header, msg.hornochsen)
     raise CodecError("view message has no game")
+
+
+class ViewDecoder:
+    """Decodes the successive views of one session, decoding only the new history.
+
+    A match's history only grows, so each view repeats the previous one's history. The
+    decoder keeps the wire bytes of the history it decoded last; when the new header's
+    bytes are exactly (its other fields + those bytes + the new entries), only the new
+    entries are decoded. Any other header (a new match, a history that changed) is
+    decoded in full, so the result always equals :func:`view_from_proto`.
+    """
+
+    __slots__ = ("_events", "_records")
+
+    def __init__(self) -> None:
+        self._events: tuple[Event, ...] = ()
+        self._records = b""
+
+    def decode(self, msg: pb.View) -> View:
+        return _game_from_proto(msg, header_from_proto(msg.header, self._history(msg.header)))
+
+    def _history(self, header: pb.Header) -> tuple[Event, ...]:
+        entries = header.history
+        known = len(self._events)
+        wire = header.SerializeToString(deterministic=True)
+        fields = _header_fields(header).SerializeToString(deterministic=True)
+        if known and len(entries) >= known:
+            tail = entries[known:]
+            tail_records = b"".join([_record(e.SerializeToString()) for e in tail])
+            if wire == fields + self._records + tail_records:
+                self._events += tuple([event_from_proto(e) for e in tail])
+                self._records += tail_records
+                return self._events
+        events = tuple([event_from_proto(e) for e in entries])
+        if wire.startswith(fields):
+            self._events, self._records = events, wire[len(fields) :]
+        else:
+            self._events, self._records = (), b""
+        return events
+
+
+def _header_fields(msg: pb.Header) -> pb.Header:
+    """A copy of a header message without its history."""
+    return pb.Header(
+        variant=msg.variant,
+        options=msg.options,
+        players=msg.players,
+        seat=msg.seat,
+        round=msg.round,
+        scores=msg.scores,
+        to_move=msg.to_move,
+        decision=msg.decision,
+    )
 
 
 # --- whole requests ------------------------------------------------------------------
