@@ -1,0 +1,1 @@
+"""The random example bot (see bot.py)."""

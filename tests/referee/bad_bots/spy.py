@@ -1,0 +1,56 @@
+"""Plays at random (seeded) and records every request it receives, for the information
+leak test: each request goes, length-prefixed, to SPY_DIR/<pid>.bin."""
+
+import os
+import struct
+import threading
+from typing import BinaryIO
+
+import grpc
+from google.protobuf.message import Message
+
+from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from tests.referee.bad_bots.rawbot import serve
+from tests.referee.bad_bots.seeded_random import SeededRandom
+
+KINDS = {"Hello": 1, "StartMatch": 2, "Decide": 3, "EndMatch": 4}
+
+
+class Spy(SeededRandom):
+    name = "spy"
+
+    def __init__(self, out: BinaryIO) -> None:
+        super().__init__()
+        self.out = out
+        self.lock = threading.Lock()
+
+    def record(self, call: str, request: Message) -> None:
+        data = request.SerializeToString()
+        with self.lock:
+            self.out.write(struct.pack("<BI", KINDS[call], len(data)) + data)
+            self.out.flush()
+
+    def Hello(self, request: pb.HelloRequest, context: grpc.ServicerContext) -> pb.HelloReply:
+        self.record("Hello", request)
+        return super().Hello(request, context)
+
+    def StartMatch(
+        self, request: pb.StartMatchRequest, context: grpc.ServicerContext
+    ) -> pb.StartMatchReply:
+        self.record("StartMatch", request)
+        return super().StartMatch(request, context)
+
+    def Decide(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> pb.DecideReply:
+        self.record("Decide", request)
+        return super().Decide(request, context)
+
+    def EndMatch(
+        self, request: pb.EndMatchRequest, context: grpc.ServicerContext
+    ) -> pb.EndMatchReply:
+        self.record("EndMatch", request)
+        return super().EndMatch(request, context)
+
+
+if __name__ == "__main__":
+    with open(os.path.join(os.environ["SPY_DIR"], f"{os.getpid()}.bin"), "wb") as out:
+        serve(Spy(out))

@@ -1,0 +1,82 @@
+"""Shared helpers of the referee tests: bot manifests, fast clocks, process checks."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import pytest
+
+from referee.manifest import load_manifest
+from referee.spec import BotSpec, ClockSpec
+from sdk.game.variants import FAMILY_MODULES, PRESETS
+
+HERE = Path(__file__).parent
+BAD_BOTS = HERE / "bad_bots"
+REPO = HERE.parent.parent
+RANDOM_BOT = REPO / "example_bots" / "random_bot"
+
+# Small limits keep the fault tests fast.
+FAST_CLOCK = ClockSpec(decision_ms=250, time_bank_ms=600, setup_ms=4000, max_faults=3)
+
+
+def bot_named(name: str) -> BotSpec:
+    """One of the bots in tests/referee/bad_bots (by manifest name)."""
+    return load_manifest(BAD_BOTS / f"{name}.toml")
+
+
+def engine_available(variant: str) -> bool:
+    module = FAMILY_MODULES[PRESETS[variant].family]
+    return importlib.util.find_spec(module) is not None
+
+
+def skip_without_engine(variant: str) -> None:
+    if not engine_available(variant):
+        pytest.skip(
+            f"the {variant} engine ({FAMILY_MODULES[PRESETS[variant].family]}) "
+            "is not implemented yet"
+        )
+
+
+def skip_without_sdk_runtime() -> None:
+    if (
+        importlib.util.find_spec("sdk.runtime") is None
+        or importlib.util.find_spec("sdk.bot") is None
+    ):
+        pytest.skip("the SDK runtime (sdk/runtime.py, sdk/bot.py) is not there yet")
+
+
+def _proc_stat(pid: int) -> tuple[int, int] | None:
+    """(ppid, pgrp) of a live process, None if it is gone or a zombie being reaped."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    return int(fields[1]), int(fields[2])
+
+
+def descendants(root: int | None = None) -> list[int]:
+    """Pids of every live descendant of `root` (default: this process)."""
+    root = os.getpid() if root is None else root
+    parent: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (stat := _proc_stat(int(entry))) is not None:
+            parent[int(entry)] = stat[0]
+    found: list[int] = []
+    frontier = {root}
+    while frontier:
+        children = {pid for pid, ppid in parent.items() if ppid in frontier}
+        found += sorted(children)
+        frontier = children
+    return found
+
+
+def group_members(pgrp: int) -> list[int]:
+    """Pids of live processes in process group `pgrp`."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (stat := _proc_stat(int(entry))) is not None and stat[1] == pgrp:
+            members.append(int(entry))
+    return members

@@ -1,0 +1,45 @@
+"""League files for the league tests, written into a test's folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[3]
+FIRST_OPTION = REPO / "tests" / "referee" / "bad_bots" / "first_option.toml"
+
+
+def bots_toml(names: list[str], manifest: Path = FIRST_OPTION) -> str:
+    """[[bots]] entries: the same deterministic bot under several names."""
+    return "".join(f'[[bots]]\nmanifest = "{manifest}"\nname = "{n}"\n\n' for n in names)
+
+
+def write_league(folder: Path, body: str, bots: list[str] | None = None, name: str = "t") -> Path:
+    """A league file `name`.toml in `folder` with `body` and the given bots."""
+    file = folder / f"{name}.toml"
+    file.write_text(body + "\n" + bots_toml(bots if bots is not None else ["a", "b", "c", "d"]))
+    return file
+
+
+SMALL = """
+[league]
+name = "small"
+seed = 11
+seats = 3
+games = 3
+parallel = 2
+store = "small.sqlite"
+
+[clock]
+decision_ms = 5000
+setup_ms = 20000
+
+[[variants]]
+id = "6nimmt"
+options = { rounds = 1 }
+
+[[variants]]
+id = "xnimmt"
+seats = 2
+games = 1
+format = "duplicate"
+"""

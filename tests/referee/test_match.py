@@ -1,0 +1,111 @@
+"""Real matches between bot processes over gRPC: presets, replays, the pool, clean-up."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from referee import replay
+from referee.manifest import load_manifest
+from referee.match import play_match, run_match
+from referee.process import BotPool
+from referee.spec import MatchSpec
+from sdk.game import PRESETS, RulesError
+from tests.referee.helpers import (
+    FAST_CLOCK,
+    RANDOM_BOT,
+    bot_named,
+    descendants,
+    group_members,
+    skip_without_engine,
+    skip_without_sdk_runtime,
+)
+
+SHORT = {"6nimmt": {"rounds": "1"}}  # family -> options that keep a match short
+
+
+def short_options(variant: str) -> dict[str, str]:
+    return dict(SHORT.get(PRESETS[variant].family, {}))
+
+
+@pytest.mark.parametrize("variant", list(PRESETS))
+def test_every_preset_between_random_sdk_bots_replays_exactly(variant: str, tmp_path: Path) -> None:
+    skip_without_engine(variant)
+    skip_without_sdk_runtime()
+    bot = load_manifest(RANDOM_BOT)
+    players = max(3, PRESETS[variant].min_players)
+    spec = MatchSpec("m-" + variant, variant, short_options(variant), 11, (bot,) * players)
+    result = run_match(spec)
+    assert result.faults == ()
+    assert result.forfeited == (False,) * players
+    assert len(result.scores) == players and result.decisions > 0
+    assert replay.resimulate(result.replay) == list(result.scores)
+    replay.save(result.replay, tmp_path / "r.json.gz")
+    assert replay.resimulate(replay.load(tmp_path / "r.json.gz")) == list(result.scores)
+    # Seeded bots: the same match again gives the same game, decision for decision.
+    again = run_match(dataclasses.replace(spec, match_id="again"))
+    assert [d["choice"] for d in again.replay["decisions"]] == [
+        d["choice"] for d in result.replay["decisions"]
+    ]
+    assert descendants() == []
+
+
+@pytest.mark.parametrize("variant", ["6nimmt", "xnimmt", "11nimmt", "hornochsen"])
+def test_raw_random_bots_play_each_family(variant: str) -> None:
+    skip_without_engine(variant)
+    bot = bot_named("seeded_random")
+    spec = MatchSpec("raw", variant, short_options(variant), 3, (bot, bot, bot), FAST_CLOCK)
+    result = run_match(spec)
+    assert result.faults == ()
+    assert replay.resimulate(result.replay) == list(result.scores)
+    assert descendants() == []
+
+
+def test_replay_detects_a_tampered_choice() -> None:
+    skip_without_engine("6nimmt")
+    bot = bot_named("seeded_random")
+    result = run_match(MatchSpec("t", "6nimmt", {"rounds": "1"}, 4, (bot, bot), FAST_CLOCK))
+    data = json.loads(json.dumps(result.replay))
+    record = next(d for d in data["decisions"] if len(d["options"]) > 1)
+    record["choice"] = (record["choice"] + 1) % len(record["options"])
+    with pytest.raises(replay.ReplayError):
+        replay.resimulate(data)
+
+
+def test_pool_reuses_processes_one_seat_each_and_kills_them_on_close() -> None:
+    skip_without_engine("6nimmt")
+    bot = bot_named("seeded_random")
+    hang = bot_named("hang")
+
+    async def scenario() -> tuple[int, int, list[int]]:
+        async with BotPool() as pool:
+            spec = MatchSpec("p1", "6nimmt", {"rounds": "1"}, 1, (bot, bot, bot), FAST_CLOCK)
+            await play_match(spec, pool)
+            first = pool.started  # three seats of one bot: three processes
+            await play_match(dataclasses.replace(spec, match_id="p2", seed=2), pool)
+            reused = pool.started  # all reused
+            spec3 = dataclasses.replace(spec, match_id="p3", bots=(bot, hang, bot))
+            result = await play_match(spec3, pool)
+            assert {f.kind.value for f in result.faults} == {"TIMEOUT"}
+            await play_match(spec3, pool)  # the hung process was discarded: a new one
+            assert pool.started == reused + 2
+            pids = pool.pids()
+        return first, reused, pids
+
+    first, reused, pids = asyncio.run(scenario())
+    assert (first, reused) == (3, 3)
+    assert pids and all(group_members(pid) == [] for pid in pids)
+    assert descendants() == []
+
+
+def test_bad_variant_and_player_count_fail_before_any_process_starts() -> None:
+    bot = bot_named("seeded_random")
+    with pytest.raises(RulesError, match="unknown variant"):
+        run_match(MatchSpec("x", "7nimmt", {}, 1, (bot, bot)))
+    with pytest.raises(RulesError, match="players"):
+        run_match(MatchSpec("x", "xnimmt", {}, 1, (bot,) * 5))
+    assert descendants() == []
