@@ -44,6 +44,10 @@ HAND_SIZE = 8
 ROUNDS = 2
 
 
+CARD_OPTIONS = tuple(Option(OptionKind.CARD, card) for card in range(DECK.stop))
+ROW_OPTIONS = [Option(OptionKind.ROW, row=row) for row in range(len(CAPACITIES))]
+
+
 class Phase(enum.Enum):
     PICK = "pick"  # seats choose their cards face down
     RESOLVE = "resolve"  # transient: revealed cards are being placed
@@ -178,7 +182,8 @@ class XNimmtState(GameState):
 
     def pending(self) -> tuple[int, ...]:
         if self.phase is Phase.PICK:
-            return tuple(s for s in range(self.players) if not self.picks[s])
+            picks = self.picks
+            return tuple([s for s in range(self.players) if not picks[s]])
         if self.phase in (Phase.TAKE_ROW, Phase.X_ROW_CARD):
             return (self.chooser,)
         return ()
@@ -194,10 +199,10 @@ class XNimmtState(GameState):
     def legal_options(self, seat: int) -> list[Option]:
         require_pending(self.pending(), seat)
         if self.phase is Phase.PICK:
-            return [Option(OptionKind.CARD, card) for card in self.hands[seat]]
+            return [CARD_OPTIONS[card] for card in self.hands[seat]]
         if self.phase is Phase.TAKE_ROW:
-            return [Option(OptionKind.ROW, row=r) for r in range(len(self.rows))]
-        return [Option(OptionKind.CARD, card) for card in sorted(self.taken)]
+            return list(ROW_OPTIONS)
+        return [CARD_OPTIONS[card] for card in sorted(self.taken)]
 
     def apply(self, seat: int, option: Option) -> None:
         require_pending(self.pending(), seat)

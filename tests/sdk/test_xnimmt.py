@@ -6,9 +6,20 @@ import random
 
 import pytest
 
-from sdk.game import DecisionKind, EventKind, Option, OptionKind, RulesError, new_game, xnimmt
+from sdk.game import (
+    DecisionKind,
+    EventKind,
+    GameState,
+    Option,
+    OptionKind,
+    RulesError,
+    new_game,
+    xnimmt,
+)
 from sdk.game.cards import HEADS
 from sdk.game.xnimmt import XNimmtState, from_view, round_score
+from tests.sdk.engine_checks import run_cheap_games, run_deep_games
+from tests.sdk.properties import PlayedGame
 
 
 def card(value: int) -> Option:
@@ -203,3 +214,56 @@ def test_a_picked_card_stays_hidden_until_all_have_picked() -> None:
     other = state.clone()
     other.picks[0] = 43
     assert other.view(1) == view
+
+
+# ----- seeded random games --------------------------------------------------------------
+
+
+def check_final(game: PlayedGame) -> None:
+    state = game.final
+    assert isinstance(state, XNimmtState)
+    ends = [e for e in state.history if e.kind == EventKind.ROUND_END]
+    assert len(ends) == 2
+    assert ends[-1].cards == tuple(
+        round_score(state.hands[s], state.x_piles[s]) for s in range(state.players)
+    )
+    assert state.scores() == [sum(e.cards[s] for e in ends) for s in range(state.players)]
+    assert sum(HEADS[c] for cards in state.card_locations().values() for c in cards) == sum(
+        HEADS[1:101]
+    )
+    for index, row in enumerate(state.rows):
+        assert row == sorted(row) and len(row) < (3, 4, 5)[index]
+    assert all(x_row == sorted(x_row) for x_row in state.x_rows)
+
+
+def check_hidden(game_state: GameState, seat: int, rng: random.Random) -> None:
+    state = game_state
+    assert isinstance(state, XNimmtState)
+    view = state.view(seat)
+    assert view.hand == tuple(state.hands[seat])
+    assert view.rows == tuple(map(tuple, state.rows))
+    assert view.x_rows == tuple(map(tuple, state.x_rows))
+    assert view.own_x_pile == tuple(state.x_piles[seat])
+    assert view.hand_sizes == tuple(map(len, state.hands))
+    opponents = [s for s in range(state.players) if s != seat and state.hands[s]]
+    if not opponents or not state.unused:
+        return
+    other = state.clone()
+    opponent = rng.choice(opponents)
+    hand = other.hands[opponent]
+    old, new = rng.choice(hand), rng.choice(other.unused)
+    other.unused[other.unused.index(new)] = old
+    hand[hand.index(old)] = new
+    hand.sort()
+    if other.picks[opponent] == old:
+        other.picks[opponent] = new
+    assert other.view(seat) == view, "a hidden card changed the seat's view"
+    assert other.view(opponent) != state.view(opponent)
+
+
+def test_random_games_conserve_cards_and_score_right() -> None:
+    assert run_cheap_games("xnimmt", 2, 4, 10_000, check_final) == 10_000
+
+
+def test_random_games_checked_at_every_decision() -> None:
+    assert run_deep_games("xnimmt", 2, 4, 100, check_hidden) > 1000
