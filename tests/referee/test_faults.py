@@ -1,0 +1,102 @@
+"""Misbehaving bots in matches with good bots: every fault is typed, recorded against the
+bad seat only, costs bounded time, and never changes the other seats' game."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from referee.match import run_match
+from referee.replay import resimulate
+from referee.spec import BotSpec, ClockSpec, FaultKind, MatchResult, MatchSpec
+from tests.referee.helpers import FAST_CLOCK, bot_named, descendants, skip_without_engine
+
+BAD_SEAT = 1
+CRASH_WAIT_S = 0.25  # how long the referee waits to tell a crash from a cut connection
+
+# bad bot -> (fault kinds it must cause, forfeited at setup)
+EXPECTED: dict[str, tuple[set[FaultKind], bool]] = {
+    "never_ready": ({FaultKind.UNAVAILABLE}, True),
+    "crash_at_start": ({FaultKind.CRASH}, True),
+    "wrong_version": ({FaultKind.PROTOCOL}, True),
+    "crash_mid_match": ({FaultKind.CRASH}, False),
+    "exit_mid_call": ({FaultKind.CRASH}, False),
+    "close_connection": ({FaultKind.UNAVAILABLE}, False),
+    "hang": ({FaultKind.TIMEOUT}, False),
+    "slow": ({FaultKind.TIMEOUT}, False),
+    "illegal": ({FaultKind.ILLEGAL}, False),
+    "empty_reply": ({FaultKind.PROTOCOL}, False),
+    "huge_reply": ({FaultKind.PROTOCOL}, False),
+    "error_status": ({FaultKind.PROTOCOL}, False),
+}
+
+
+def match_with(bad: BotSpec, clock: ClockSpec = FAST_CLOCK) -> MatchResult:
+    good = bot_named("seeded_random")
+    bots = (good, bad, good)
+    return run_match(MatchSpec("f-" + bad.name, "6nimmt", {"rounds": "1"}, 21, bots, clock))
+
+
+@pytest.fixture(scope="module")
+def baseline() -> MatchResult:
+    """The same match with the bad seat played by a bot that always plays the fallback."""
+    skip_without_engine("6nimmt")
+    return match_with(bot_named("first_option"))
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_bad_bot_gets_typed_faults_and_the_match_goes_on(name: str, baseline: MatchResult) -> None:
+    kinds, at_setup = EXPECTED[name]
+    clock = FAST_CLOCK
+    if name == "never_ready":
+        clock = dataclasses.replace(clock, setup_ms=1500)
+    result = match_with(bot_named(name), clock)
+
+    assert result.faults, "a fault must be recorded"
+    assert {f.seat for f in result.faults} == {BAD_SEAT}
+    assert {f.kind for f in result.faults} == kinds
+    assert result.forfeited == (False, True, False)
+    assert len(result.faults) <= clock.max_faults
+    if at_setup:
+        assert [f.decision for f in result.faults] == [-1]
+    else:
+        assert all(f.decision >= 0 for f in result.faults)
+    # The bad seat played the fallback, so every seat's game is the baseline's.
+    assert result.scores == baseline.scores
+    assert result.ranks == baseline.ranks
+    assert [d["choice"] for d in result.replay["decisions"]] == [
+        d["choice"] for d in baseline.replay["decisions"]
+    ]
+    assert resimulate(result.replay) == list(result.scores)
+    # Time lost is bounded by the limits: setup, max_faults deadlines and the time bank.
+    lost = result.duration_s - baseline.duration_s
+    bound_s = (
+        clock.setup_ms + clock.max_faults * clock.decision_ms + clock.time_bank_ms
+    ) / 1000.0 + clock.max_faults * CRASH_WAIT_S
+    assert lost <= bound_s + 2.0, f"lost {lost:.2f}s, bound {bound_s:.2f}s"
+    # No process left behind.
+    assert descendants() == []
+
+
+def test_forfeit_after_max_faults_stops_calls() -> None:
+    skip_without_engine("6nimmt")
+    clock = dataclasses.replace(FAST_CLOCK, max_faults=1)
+    result = match_with(bot_named("illegal"), clock)
+    assert [f.kind for f in result.faults] == [FaultKind.ILLEGAL]
+    bad = [d for d in result.replay["decisions"] if d["seat"] == BAD_SEAT]
+    assert not bad[0]["auto"] and bad[0]["fault"]["kind"] == "ILLEGAL"
+    assert all(d["auto"] and d["ms"] == 0 for d in bad[1:])
+
+
+def test_slow_bot_draws_on_its_time_bank_before_timing_out() -> None:
+    skip_without_engine("6nimmt")
+    clock = ClockSpec(decision_ms=200, time_bank_ms=1000, setup_ms=4000, max_faults=2)
+    result = match_with(bot_named("slow"), clock)
+    bad = [d for d in result.replay["decisions"] if d["seat"] == BAD_SEAT]
+    answered = [d for d in bad if d["fault"] is None and not d["auto"]]
+    # Each answer overran by ~150 ms, so the 1000 ms bank paid for a few of them.
+    assert 3 <= len(answered) <= 7
+    assert all(d["ms"] > clock.decision_ms for d in answered)
+    first_timeout = next(d for d in bad if d["fault"])
+    assert first_timeout["ms"] < clock.decision_ms + clock.time_bank_ms
