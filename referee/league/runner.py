@@ -89,6 +89,22 @@ class RatingKeeper:
             self.store.write_ratings(self.variant, match.seq, match.match_id, after)
 
 
+def record_outcome(
+    store: LeagueStore, keeper: RatingKeeper, match: MatchRow, outcome: MatchOutcome
+) -> bool:
+    """Record a finished match and the ratings it unlocks in one transaction.
+
+    False when the match already had its result (nothing is written twice).
+    """
+    assert outcome.result is not None
+    with store.transaction():
+        if not store.write_result(match, outcome.result, outcome.started_at, outcome.finished_at):
+            return False
+        keeper.add(match, outcome.result.ranks)
+        keeper.advance()
+    return True
+
+
 def active_roster(config: LeagueConfig, store_path: Path) -> list[BotSpec]:
     """The bots the league schedules: registered ones then the file's new ones, newest
     version per name, without writing anything."""
@@ -249,7 +265,7 @@ class LeagueRunner:
                 summary.errors.append(f"{match.match_id}: {outcome.error}")
             else:
                 t0 = time.perf_counter()
-                self._record(store, keepers[match.variant], match, outcome)
+                record_outcome(store, keepers[match.variant], match, outcome)
                 summary.store_s += time.perf_counter() - t0
                 summary.played += 1
                 finished_any = True
@@ -261,15 +277,6 @@ class LeagueRunner:
                     )
                 )
         return finished_any and not summary.errors
-
-    def _record(
-        self, store: LeagueStore, keeper: RatingKeeper, match: MatchRow, outcome: MatchOutcome
-    ) -> None:
-        assert outcome.result is not None
-        with store.transaction():
-            if store.write_result(match, outcome.result, outcome.started_at, outcome.finished_at):
-                keeper.add(match, outcome.result.ranks)
-                keeper.advance()
 
     def _spec(self, match: MatchRow, bots: dict[str, BotSpec]) -> MatchSpec:
         variant = self.variants[match.variant]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[3]
@@ -43,3 +45,15 @@ seats = 2
 games = 1
 format = "duplicate"
 """
+
+
+def bullring_argv(*args: str) -> list[str]:
+    """The argv of the installed ``bullring`` console script."""
+    return [str(Path(sys.executable).with_name("bullring")), *args]
+
+
+def bullring(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Run ``bullring ARGS`` to the end."""
+    return subprocess.run(
+        bullring_argv(*args), cwd=cwd, capture_output=True, text=True, timeout=timeout
+    )

@@ -6,6 +6,7 @@ import itertools
 import math
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
@@ -89,7 +90,7 @@ def test_plans_need_enough_bots() -> None:
 def test_quality_batches_prefer_close_matches_and_spread_over_sets() -> None:
     strength = {bot: i for i, bot in enumerate(BOTS)}
 
-    def quality(seats: tuple[str, ...] | list[str]) -> float:
+    def quality(seats: Sequence[str]) -> float:
         values = [strength[b] for b in seats]
         return 1.0 / (1 + max(values) - min(values))
 
