@@ -1,0 +1,113 @@
+"""Play a whole game in-process between Bot objects: no gRPC, breakpoints work.
+
+Each bot sees exactly what the referee would send it: its seat's view, the legal options
+in canonical order and a DecisionClock (not enforced here). Simultaneous picks are asked
+of every pending seat before any of them is applied, as the referee does. An exception
+in a bot, or an answer that is not an offered option, propagates to the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from sdk.bot import Bot, BotFactory, choice_index
+from sdk.game.core import DecisionKind, GameState, Option
+from sdk.game.variants import new_game, parse_variant
+from sdk.game.views import View
+from sdk.match import DecisionClock, MatchInfo, MatchOutcome
+
+
+@dataclass(frozen=True)
+class LocalDecision:
+    """One decision of a local game."""
+
+    seat: int
+    kind: DecisionKind
+    options: tuple[Option, ...]
+    index: int
+    seconds: float  # time spent in decide()
+
+    @property
+    def option(self) -> Option:
+        return self.options[self.index]
+
+
+@dataclass(frozen=True)
+class LocalResult:
+    """The outcome of a local game, with every decision and the final state."""
+
+    variant: str
+    seed: int
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    decisions: tuple[LocalDecision, ...]
+    state: GameState
+
+
+def seed_hint(seed: int, seat: int) -> int:
+    """The per-seat seed a bot gets for its own randomness."""
+    return (seed * 1_000_003 + seat * 7_919) % 2**64
+
+
+def play_local(
+    variant: str,
+    bots: Sequence[Bot | BotFactory],
+    seed: int,
+    options: Mapping[str, str] | None = None,
+    *,
+    decision_ms: int = 1000,
+    time_bank_ms: int = 5000,
+    match_id: str = "local",
+) -> LocalResult:
+    """Play `variant` (preset id, options allowed) with `bots[seat]` at each seat.
+
+    A bot may be given as an instance or as a class/factory (called once for its seat).
+    Every seat needs its own instance.
+    """
+    seats = [bot if isinstance(bot, Bot) else bot() for bot in bots]
+    if len({id(bot) for bot in seats}) != len(seats):
+        raise ValueError("each seat needs its own Bot instance")
+    spec = parse_variant(variant, options)
+    state = new_game(variant, len(seats), seed, options)
+    names = tuple(bot.name for bot in seats)
+    for seat, bot in enumerate(seats):
+        bot.start_match(
+            MatchInfo(
+                match_id=match_id,
+                variant=spec.preset.name,
+                options=dict(spec.options),
+                seat=seat,
+                players=len(seats),
+                player_names=names,
+                decision_ms=decision_ms,
+                time_bank_ms=time_bank_ms,
+                seed_hint=seed_hint(seed, seat),
+            )
+        )
+    decisions: list[LocalDecision] = []
+    while not state.is_terminal():
+        asked = [
+            (
+                seat,
+                state.decision_kind(seat),
+                cast(View, state.view(seat)),
+                state.legal_options(seat),
+            )
+            for seat in state.pending()
+        ]
+        chosen: list[tuple[int, Option]] = []
+        for seat, kind, view, legal in asked:
+            clock = DecisionClock(decision_ms, time_bank_ms)
+            answer = seats[seat].decide(view, legal, clock)
+            index = choice_index(answer, legal)
+            decisions.append(LocalDecision(seat, kind, tuple(legal), index, clock.elapsed()))
+            chosen.append((seat, legal[index]))
+        for seat, option in chosen:
+            state.apply(seat, option)
+    scores = tuple(state.scores())
+    ranks = tuple(state.ranks())
+    for bot in seats:
+        bot.end_match(MatchOutcome(scores=scores, ranks=ranks))
+    return LocalResult(spec.id, seed, scores, ranks, tuple(decisions), state)

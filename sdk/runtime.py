@@ -1,0 +1,263 @@
+"""Serve a bot over gRPC: the bullring.v1.Bot service, health and reflection.
+
+``run(MyBot)`` is all a bot's main needs. The process prints one line
+``LISTENING <address>`` once it accepts calls (address ``unix:/path`` or ``host:port``
+with the real port when port 0 was asked for), answers until SIGTERM or SIGINT, then
+stops accepting, lets calls in flight finish within a grace period and exits 0.
+
+Every (match_id, seat) is a session with its own Bot instance. Calls run on a thread
+pool, so sessions of several matches are served at once; one session's calls are
+serialised. A bot that raises, or returns something that is not an offered option, gets
+an error status for that call (INTERNAL) and the server keeps serving.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from concurrent import futures
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import NoReturn
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from sdk import codec
+from sdk.bot import Bot, BotFactory, InvalidChoice, choice_index
+from sdk.match import DecisionClock
+from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
+
+log = logging.getLogger("sdk.runtime")
+
+BOT_SERVICE = pb.DESCRIPTOR.services_by_name["Bot"].full_name  # "bullring.v1.Bot"
+DEFAULT_LISTEN = "127.0.0.1:0"
+LISTEN_ENV = "BULLRING_LISTEN"
+MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+GRACE_SECONDS = 2.0
+SERVER_OPTIONS = [
+    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.so_reuseport", 0),
+]
+
+
+@dataclass
+class Session:
+    """One seat of one match: its Bot instance and the decoder of its views."""
+
+    bot: Bot
+    decoder: codec.ViewDecoder = field(default_factory=codec.ViewDecoder)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def _failure(error: BaseException) -> str:
+    text = f"{type(error).__name__}: {error}"
+    return text if len(text) <= 500 else text[:497] + "..."
+
+
+class BotService(pb_grpc.BotServicer):
+    """bullring.v1.Bot over a bot factory: one Bot instance per (match_id, seat)."""
+
+    def __init__(self, factory: BotFactory) -> None:
+        self._factory = factory
+        # A Bot subclass tells its name without being instantiated; a factory makes one.
+        about: object = factory if isinstance(factory, type) else factory()
+        self.name = str(getattr(about, "name", Bot.name))
+        self.version = str(getattr(about, "version", Bot.version))
+        self.author = str(getattr(about, "author", Bot.author))
+        self.variants = tuple(str(v) for v in getattr(about, "variants", ()))
+        self._sessions: dict[tuple[str, int], Session] = {}
+        self._sessions_lock = threading.Lock()
+
+    def session_count(self) -> int:
+        return len(self._sessions)
+
+    def Hello(self, request: pb.HelloRequest, context: grpc.ServicerContext) -> pb.HelloReply:
+        return pb.HelloReply(
+            name=self.name,
+            version=self.version,
+            protocol_version=codec.PROTOCOL_VERSION,
+            variants=self.variants,
+            author=self.author,
+        )
+
+    def StartMatch(
+        self, request: pb.StartMatchRequest, context: grpc.ServicerContext
+    ) -> pb.StartMatchReply:
+        info = codec.match_info_from_proto(request)
+        try:
+            bot = self._factory()
+        except Exception as error:
+            log.exception("creating the bot failed")
+            context.abort(grpc.StatusCode.INTERNAL, f"creating the bot failed: {_failure(error)}")
+        session = Session(bot)
+        with self._sessions_lock:
+            self._sessions[(info.match_id, info.seat)] = session
+        failure = self._call(session, lambda: bot.start_match(info), "start_match")
+        if failure:
+            context.abort(grpc.StatusCode.INTERNAL, failure)
+        return pb.StartMatchReply()
+
+    def Decide(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> pb.DecideReply:
+        clock = DecisionClock(request.deadline_ms, request.time_bank_ms)
+        session = self._session(request.match_id, request.seat, context)
+        with session.lock:
+            try:
+                view = session.decoder.decode(request.view)
+                options = codec.options_from_proto(request.options)
+            except codec.CodecError as error:
+                bad_request = f"bad request: {error}"
+            else:
+                bad_request = "" if options else "bad request: no options offered"
+            if bad_request:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, bad_request)
+            try:
+                index = choice_index(session.bot.decide(view, options, clock), options)
+            except InvalidChoice as error:
+                failure = str(error)
+            except Exception as error:
+                log.exception("decide() raised")
+                failure = f"decide() raised {_failure(error)}"
+            else:
+                return pb.DecideReply(option_index=index)
+        context.abort(grpc.StatusCode.INTERNAL, failure)
+
+    def EndMatch(
+        self, request: pb.EndMatchRequest, context: grpc.ServicerContext
+    ) -> pb.EndMatchReply:
+        session = self._session(request.match_id, request.seat, context)
+        with self._sessions_lock:
+            self._sessions.pop((request.match_id, request.seat), None)
+        outcome = codec.outcome_from_proto(request)
+        failure = self._call(session, lambda: session.bot.end_match(outcome), "end_match")
+        if failure:
+            context.abort(grpc.StatusCode.INTERNAL, failure)
+        return pb.EndMatchReply()
+
+    def _session(self, match_id: str, seat: int, context: grpc.ServicerContext) -> Session:
+        session = self._sessions.get((match_id, seat))
+        if session is None:
+            context.abort(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"no session for match {match_id!r} seat {seat}: call StartMatch first",
+            )
+        return session
+
+    @staticmethod
+    def _call(session: Session, hook: object, what: str) -> str:
+        """Run a bot hook under the session lock; the failure text, or "" if it worked."""
+        assert callable(hook)
+        with session.lock:
+            try:
+                hook()
+            except Exception as error:
+                log.exception("%s() raised", what)
+                return f"{what}() raised {_failure(error)}"
+        return ""
+
+
+class BotServer:
+    """A running gRPC server for one bot factory (Bot, health, reflection)."""
+
+    def __init__(self, factory: BotFactory, listen: str, max_workers: int = 16) -> None:
+        self.service = BotService(factory)
+        self.health = health.HealthServicer()
+        self._server = grpc.server(
+            futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="bot"),
+            options=SERVER_OPTIONS,
+        )
+        pb_grpc.add_BotServicer_to_server(self.service, self._server)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self._server)
+        reflection.enable_server_reflection(
+            (BOT_SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self._server
+        )
+        self.address = bind(self._server, listen)
+
+    def start(self) -> None:
+        self._server.start()
+        for service in ("", BOT_SERVICE):
+            self.health.set(service, health_pb2.HealthCheckResponse.SERVING)
+
+    def stop(self, grace: float = GRACE_SECONDS) -> None:
+        """Stop accepting calls; calls in flight get `grace` seconds to finish."""
+        self.health.enter_graceful_shutdown()
+        self._server.stop(grace).wait()
+
+
+def bind(server: grpc.Server, listen: str) -> str:
+    """Bind `listen` ("unix:/path" or "host:port", port 0 allowed); the bound address."""
+    if listen.startswith("unix:"):
+        if server.add_insecure_port(listen) == 0:
+            raise ListenError(f"cannot listen on {listen}")
+        return listen
+    host, colon, port = listen.rpartition(":")
+    if not colon or not host or not port.isdigit():
+        raise ListenError(f"listen address {listen!r} must be unix:/path or host:port")
+    try:
+        bound = server.add_insecure_port(listen)
+    except RuntimeError:
+        bound = 0
+    if bound == 0:
+        raise ListenError(f"cannot listen on {listen}")
+    return f"{host}:{bound}"
+
+
+class ListenError(RuntimeError):
+    """The server could not listen on the requested address."""
+
+
+def listen_address(argv: Sequence[str] | None = None) -> str:
+    """The address to listen on: ``--listen ADDR`` in argv, else $BULLRING_LISTEN."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    for i, arg in enumerate(args):
+        if arg.startswith("--listen="):
+            return arg.partition("=")[2]
+        if arg == "--listen" and i + 1 < len(args):
+            return args[i + 1]
+    return os.environ.get(LISTEN_ENV) or DEFAULT_LISTEN
+
+
+def serve(factory: BotFactory, listen: str | None = None, grace: float = GRACE_SECONDS) -> None:
+    """Serve `factory`'s bots until SIGTERM or SIGINT (call from the main thread).
+
+    Prints ``LISTENING <address>`` on stdout once calls are accepted.
+    """
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        server = BotServer(factory, listen or listen_address())
+        server.start()
+        print(f"LISTENING {server.address}", flush=True)
+        while not stop.wait(3600):
+            pass
+        started = time.monotonic()
+        server.stop(grace)
+        log.info("stopped in %.2fs", time.monotonic() - started)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def run(factory: BotFactory, listen: str | None = None) -> NoReturn:
+    """The whole main of a bot: ``if __name__ == "__main__": run(MyBot)``.
+
+    Exits 0 after a clean shutdown; a bad listen address is a one-line error, exit 2.
+    """
+    try:
+        serve(factory, listen)
+    except ListenError as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(0)

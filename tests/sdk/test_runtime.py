@@ -1,0 +1,189 @@
+"""The bot runtime, served by a real bot process over a Unix socket and over TCP."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from sdk import codec
+from sdk.game import DecisionKind, Option, OptionKind, SixNimmtView, ViewHeader
+from sdk.match import MatchInfo, MatchOutcome
+from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
+
+ROOT = Path(__file__).resolve().parents[2]
+BOT = Path(__file__).parent / "bots" / "counting_bot.py"
+HAND = (7, 23, 55, 81)
+
+
+@dataclass
+class BotProcess:
+    process: subprocess.Popen[str]
+    address: str
+
+    def stub(self) -> pb_grpc.BotStub:
+        return pb_grpc.BotStub(grpc.insecure_channel(self.address))
+
+
+def bot_env() -> dict[str, str]:
+    """The bot process imports the sdk of this checkout, whatever is installed."""
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def start_bot(listen: str) -> BotProcess:
+    process = subprocess.Popen(
+        [sys.executable, str(BOT), "--listen", listen],
+        cwd=ROOT,
+        env=bot_env(),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline().strip()
+    assert line.startswith("LISTENING "), f"bot printed {line!r}"
+    return BotProcess(process, line.removeprefix("LISTENING "))
+
+
+def stop_bot(bot: BotProcess) -> int:
+    bot.process.send_signal(signal.SIGTERM)
+    return bot.process.wait(timeout=15)
+
+
+@pytest.fixture(scope="module", params=["unix", "tcp"])
+def bot(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[BotProcess]:
+    if request.param == "unix":
+        listen = f"unix:{tmp_path_factory.mktemp('sock') / 'bot.sock'}"
+    else:
+        listen = "127.0.0.1:0"
+    running = start_bot(listen)
+    yield running
+    assert stop_bot(running) == 0
+
+
+def start(stub: pb_grpc.BotStub, match_id: str, seat: int) -> None:
+    info = MatchInfo(match_id, "6nimmt", {"deck": "full"}, seat, 3, ("a", "b", "c"), 500, 2000)
+    stub.StartMatch(codec.match_info_to_proto(info), timeout=10)
+
+
+def decide(stub: pb_grpc.BotStub, match_id: str, seat: int, index: int = 0) -> int:
+    header = ViewHeader("6nimmt", {}, 3, seat, 1, (0, 0, 0), (0, 1, 2), DecisionKind.PICK_CARD)
+    rows = ((3,), (40,), (66,), (90,))
+    view = SixNimmtView(
+        header, HAND, rows, (4, 4, 4), (0, 0, 0), 104, (False,) * 3, (), 0, (), False, ()
+    )
+    options = [Option(OptionKind.CARD, card) for card in HAND]
+    request = codec.decide_request(match_id, seat, index, view, options, 500, 2000)
+    reply = stub.Decide(request, timeout=30)
+    assert reply.HasField("option_index")
+    return reply.option_index
+
+
+def test_bound_address_is_real(bot: BotProcess) -> None:
+    if bot.address.startswith("unix:"):
+        assert Path(bot.address.removeprefix("unix:")).is_socket()
+    else:
+        host, _, port = bot.address.rpartition(":")
+        assert host == "127.0.0.1" and int(port) > 0
+
+
+def test_health_reports_serving(bot: BotProcess) -> None:
+    health = health_pb2_grpc.HealthStub(grpc.insecure_channel(bot.address))
+    for service in ("", "bullring.v1.Bot"):
+        reply = health.Check(health_pb2.HealthCheckRequest(service=service), timeout=10)
+        assert reply.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_reflection_lists_the_bot_service(bot: BotProcess) -> None:
+    reflection = reflection_pb2_grpc.ServerReflectionStub(grpc.insecure_channel(bot.address))
+    request = reflection_pb2.ServerReflectionRequest(list_services="")
+    replies = list(reflection.ServerReflectionInfo(iter([request]), timeout=10))
+    names = {s.name for s in replies[0].list_services_response.service}
+    assert {"bullring.v1.Bot", "grpc.health.v1.Health"} <= names
+
+
+def test_hello_tells_name_version_and_protocol(bot: BotProcess) -> None:
+    reply = bot.stub().Hello(pb.HelloRequest(protocol_version=1, referee="tests"), timeout=10)
+    assert (reply.name, reply.version, reply.author) == ("counting", "1.2", "tests")
+    assert reply.protocol_version == 1
+    assert list(reply.variants) == ["6nimmt", "xnimmt"]
+
+
+def test_a_whole_match(bot: BotProcess) -> None:
+    stub = bot.stub()
+    start(stub, "whole", 2)
+    # The bot answers 0, 1, 2, 3, 0 (odd ones as Options): all reach the referee as indexes.
+    assert [decide(stub, "whole", 2, i) for i in range(5)] == [0, 1, 2, 3, 0]
+    outcome = MatchOutcome(scores=(10, 4, 30), ranks=(2, 1, 3), faults=1)
+    stub.EndMatch(codec.outcome_to_proto("whole", 2, outcome), timeout=10)
+    with pytest.raises(grpc.RpcError) as error:
+        decide(stub, "whole", 2)
+    assert error.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+
+
+def test_concurrent_sessions_get_their_own_bot(bot: BotProcess) -> None:
+    stub = bot.stub()
+    match = f"barrier-{bot.address}"
+    start(stub, match, 0)
+    start(stub, match, 1)
+    # Each bot waits until both decisions are in progress: this only ends when the two
+    # sessions are served at once.
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda seat: decide(stub, match, seat), (0, 1)))
+    assert answers == [0, 0]
+    start(stub, "plain", 0)
+    start(stub, "plain", 1)
+    assert [decide(stub, "plain", 0), decide(stub, "plain", 0), decide(stub, "plain", 1)] == [
+        0,
+        1,
+        0,
+    ]
+
+
+def test_a_failing_bot_gets_an_error_status_and_the_server_keeps_serving(bot: BotProcess) -> None:
+    stub = bot.stub()
+    start(stub, "raise-1", 0)
+    start(stub, "invalid-1", 1)
+    with pytest.raises(grpc.RpcError) as raised:
+        decide(stub, "raise-1", 0)
+    assert raised.value.code() == grpc.StatusCode.INTERNAL
+    assert "this bot always fails" in str(raised.value.details())
+    with pytest.raises(grpc.RpcError) as invalid:
+        decide(stub, "invalid-1", 1)
+    assert invalid.value.code() == grpc.StatusCode.INTERNAL
+    assert "index 4" in str(invalid.value.details())
+    start(stub, "fine-after-failures", 0)
+    assert decide(stub, "fine-after-failures", 0) == 0
+
+
+def test_sigterm_exits_zero_promptly(tmp_path: Path) -> None:
+    running = start_bot(f"unix:{tmp_path / 'bot.sock'}")
+    start(running.stub(), "m", 0)
+    assert stop_bot(running) == 0
+
+
+def test_a_bad_listen_address_is_a_one_line_error() -> None:
+    result = subprocess.run(
+        [sys.executable, str(BOT), "--listen", "nonsense"],
+        cwd=ROOT,
+        env=bot_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "error: listen address 'nonsense' must be unix:/path or host:port"
+    ]
