@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from referee import cli_check
 from referee.cli_errors import fail
 from referee.cli_league import USER_ERRORS, load
 from referee.league.config import LeagueConfig
@@ -62,3 +63,7 @@ def submit(
     except (*USER_ERRORS, LeagueError) as error:
         raise fail(str(error)) from None
     typer.echo(message)
+
+
+# `bullring bot check` lives in its own module (referee/check.py, referee/cli_check.py).
+app.command("check")(cli_check.check)

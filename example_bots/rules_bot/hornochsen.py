@@ -31,7 +31,7 @@ def target_row(card: int, rows: Sequence[HornochsenRow]) -> int:
 
 
 def pile_value(points: int, plus5: int, x2: int) -> int:
-    return (points + 5 * plus5) * 2**x2
+    return (points + 5 * plus5) * (1 << x2)
 
 
 class Scorer:

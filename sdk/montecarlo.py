@@ -1,0 +1,132 @@
+"""Monte Carlo evaluation of a decision's options within a time budget.
+
+The helper every search bot needs: sample the hidden cards consistently with the view
+(:func:`sdk.game.variants.from_view`), apply each legal option to a copy of the sampled
+state, play the game out with a fast policy and keep each option's mean utility. The
+options share every sampled deal (common random numbers), so their means are compared on
+the same luck. Sampling stops before a time limit, leaving room for one more playout.
+
+Use it from a bot's ``decide``::
+
+    from sdk.montecarlo import evaluate, stop_time
+
+    def decide(self, view, options, clock):
+        return evaluate(view, options, stop_time(clock), self.rng).best
+
+See docs/montecarlo.md.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from sdk.game.core import GameState, Option, Policy
+from sdk.game.variants import from_view
+from sdk.game.views import View
+from sdk.match import DecisionClock
+
+Utility = Callable[[Sequence[int], int, bool], float]
+"""(final scores, our seat, higher_is_better) -> how good the outcome is for us."""
+
+DEFAULT_SHARE = 0.75  # of the decision's own deadline; the time bank is never planned on
+DEFAULT_MARGIN_S = 0.03  # kept free before the deadline for the reply to travel back
+NO_LIMIT_BUDGET_S = 1.0  # thinking time when the referee sets no deadline
+
+
+def own_score(scores: Sequence[int], seat: int, higher_is_better: bool) -> float:
+    """Our own score (negated where fewer is better): minimise our own heads."""
+    return float(scores[seat] if higher_is_better else -scores[seat])
+
+
+def margin(scores: Sequence[int], seat: int, higher_is_better: bool) -> float:
+    """Our score against the others' mean: what rankings reward."""
+    others = [s for i, s in enumerate(scores) if i != seat]
+    lead = scores[seat] - (sum(others) / len(others) if others else 0.0)
+    return lead if higher_is_better else -lead
+
+
+def stop_time(
+    clock: DecisionClock,
+    share: float = DEFAULT_SHARE,
+    safety_s: float = DEFAULT_MARGIN_S,
+    no_limit_s: float = NO_LIMIT_BUDGET_S,
+) -> float:
+    """The monotonic time by which to stop thinking: `share` of the decision's deadline,
+    and at least `safety_s` before it. Never draws on the time bank."""
+    if clock.deadline_ms <= 0:
+        return clock.received + no_limit_s
+    limit = clock.deadline_ms / 1000.0
+    return clock.received + max(0.0, min(limit * share, limit - safety_s))
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What the sampling found: per option (in the given order) its sample count and mean."""
+
+    options: tuple[Option, ...]
+    samples: tuple[int, ...]
+    means: tuple[float, ...]
+    deals: int  # sampled deals (determinizations)
+
+    @property
+    def best(self) -> Option:
+        """The option with the best mean among the sampled ones (the first if none was)."""
+        scored = [i for i, n in enumerate(self.samples) if n > 0]
+        if not scored:
+            return self.options[0]
+        return self.options[max(scored, key=lambda i: self.means[i])]
+
+
+def evaluate(
+    view: View,
+    options: Sequence[Option],
+    stop_at: float,
+    rng: random.Random,
+    *,
+    policy: Policy | None = None,
+    utility: Utility = own_score,
+    max_deals: int | None = None,
+    sample: Callable[[View, random.Random], GameState] = from_view,
+) -> Evaluation:
+    """Sample deals and play each option out until `stop_at` (a time.monotonic time).
+
+    A playout is only started when the slowest one so far still fits before `stop_at`,
+    so the call returns before it unless a single playout takes longer than all seen
+    before. `policy` plays every seat in the playouts (the engine's fast random playout
+    when None); `max_deals` caps the work (for reproducible tests).
+    """
+    seat = view.header.seat
+    opts = tuple(options)
+    count = [0] * len(opts)
+    total = [0.0] * len(opts)
+    deals = 0
+    if len(opts) <= 1:
+        return Evaluation(opts, tuple(count), tuple(total), deals)
+    slowest = 0.0
+    clock = time.monotonic
+    while max_deals is None or deals < max_deals:
+        start = clock()
+        if start + slowest >= stop_at:
+            break
+        deal = sample(view, rng)
+        deals += 1
+        slowest = max(slowest, clock() - start)
+        for index, option in enumerate(opts):
+            begin = clock()
+            if begin + slowest >= stop_at:
+                break
+            state = deal.clone()
+            state.apply(seat, option)
+            scores = state.playout(rng, policy)
+            total[index] += utility(scores, seat, state.higher_is_better)
+            count[index] += 1
+            slowest = max(slowest, clock() - begin)
+        else:
+            continue
+        break
+    means = tuple(t / n if n else -math.inf for t, n in zip(total, count, strict=True))
+    return Evaluation(opts, tuple(count), means, deals)
