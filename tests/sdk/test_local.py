@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import re
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -116,3 +118,21 @@ def test_seats_never_share_an_instance() -> None:
     bot = RecordingBot()
     with pytest.raises(ValueError, match="own Bot instance"):
         play_local("6nimmt", [bot, bot], seed=1)
+
+
+def test_the_documented_bot_and_examples_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if not present("6nimmt"):
+        pytest.skip("6nimmt engine not written yet")
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "sdk.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", doc, flags=re.DOTALL)
+    bot_source, local_example = blocks[0], blocks[1]
+    assert len(bot_source.strip().splitlines()) <= 20
+    (tmp_path / "my_bot.py").write_text(bot_source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    exec(compile(local_example, "docs/sdk.md", "exec"), {})
+    printed = capsys.readouterr().out.strip()
+    assert re.fullmatch(r"\(\d+, \d+, \d+\) \([123], [123], [123]\) \d+", printed), printed
+    exec(compile(blocks[-1], "docs/sdk.md", "exec"), {})
+    assert len(capsys.readouterr().out.strip().splitlines()) == 5
