@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from referee.league.store import LeagueStore
+
 REPO = Path(__file__).resolve().parents[3]
 FIRST_OPTION = REPO / "tests" / "referee" / "bad_bots" / "first_option.toml"
 
@@ -57,3 +59,19 @@ def bullring(*args: str, cwd: Path, timeout: float = 300) -> subprocess.Complete
     return subprocess.run(
         bullring_argv(*args), cwd=cwd, capture_output=True, text=True, timeout=timeout
     )
+
+
+def snapshot(store: Path) -> dict[str, list[tuple[object, ...]]]:
+    with LeagueStore.open_readonly(store) as db:
+        return {
+            "matches": db.db.execute(
+                "SELECT seq, match_id, slot, seed, seats, status FROM matches ORDER BY seq"
+            ).fetchall(),
+            "results": db.db.execute(
+                "SELECT match_id, seat, bot, score, rank FROM results ORDER BY match_id, seat"
+            ).fetchall(),
+            "ratings": db.db.execute(
+                "SELECT variant, seq, bot, mu, sigma FROM ratings ORDER BY variant, seq, bot"
+            ).fetchall(),
+            "replays": db.db.execute("SELECT match_id FROM replays ORDER BY match_id").fetchall(),
+        }

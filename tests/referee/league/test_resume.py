@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from referee.league.store import LeagueStore
-from tests.referee.league.leagues import SMALL, bullring, bullring_argv, write_league
+from tests.referee.league.leagues import SMALL, bullring, bullring_argv, snapshot, write_league
 
 pytestmark = pytest.mark.slow
 
@@ -91,22 +91,6 @@ def run_and_kill(file: Path, store: Path, target: int) -> None:
         process.send_signal(signal.SIGKILL)
         process.wait()
         kill_descendants()
-
-
-def snapshot(store: Path) -> dict[str, list[tuple[object, ...]]]:
-    with LeagueStore.open_readonly(store) as db:
-        return {
-            "matches": db.db.execute(
-                "SELECT seq, match_id, slot, seed, seats, status FROM matches ORDER BY seq"
-            ).fetchall(),
-            "results": db.db.execute(
-                "SELECT match_id, seat, bot, score, rank FROM results ORDER BY match_id, seat"
-            ).fetchall(),
-            "ratings": db.db.execute(
-                "SELECT variant, seq, bot, mu, sigma FROM ratings ORDER BY variant, seq, bot"
-            ).fetchall(),
-            "replays": db.db.execute("SELECT match_id FROM replays ORDER BY match_id").fetchall(),
-        }
 
 
 @pytest.mark.usefixtures("adopt_orphans")

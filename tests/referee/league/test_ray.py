@@ -1,0 +1,39 @@
+"""Ray: a league on a local Ray instance gives the same results as the local executor.
+
+Run with ``pytest -m ray``. One Ray instance (num_cpus=2) is shared by the module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from referee.league.config import load_league
+from referee.league.executors import LocalExecutor, RayExecutor
+from referee.league.runner import LeagueRunner
+from tests.referee.league.leagues import SMALL, snapshot, write_league
+
+ray = pytest.importorskip("ray")
+pytestmark = [pytest.mark.ray, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def ray_instance() -> Iterator[None]:
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+@pytest.mark.usefixtures("ray_instance")
+def test_ray_and_local_give_the_same_league(tmp_path: Path) -> None:
+    config = load_league(write_league(tmp_path, SMALL))
+    on_ray = LeagueRunner(config, RayExecutor(workers=2), tmp_path / "ray.sqlite").run()
+    assert on_ray.errors == [] and on_ray.played == 24
+    assert ray.is_initialized()  # the executor leaves a Ray instance it did not start
+    local = LeagueRunner(config, LocalExecutor(workers=2), tmp_path / "local.sqlite").run()
+    assert local.played == 24
+    assert snapshot(tmp_path / "ray.sqlite") == snapshot(tmp_path / "local.sqlite")
