@@ -1,0 +1,147 @@
+"""Bot runtime overhead: Decide round trips to an SDK bot vs a bare gRPC echo server.
+
+Run: ``.venv/bin/python benchmarks/runtime.py``. Both servers run in their own process on
+a Unix socket and get the same requests: one seat's Decide requests of real seeded 6 nimmt!
+games (4 players), in game order, as a referee sends them. The echo server answers every
+call with a constant reply without parsing it; the SDK bot parses, decodes the view (one
+ViewDecoder per session), calls decide() (answers 0) and encodes the reply.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from concurrent import futures
+from pathlib import Path
+from typing import cast
+
+import grpc
+
+from sdk import codec
+from sdk.bot import Bot
+from sdk.game import Option, View, new_game
+from sdk.match import DecisionClock, MatchInfo
+from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
+from sdk.runtime import SERVER_OPTIONS, run
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = 4
+PASSES = 5
+
+
+class FirstOption(Bot):
+    name = "first"
+
+    def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> int:
+        return 0
+
+
+def serve_echo(listen: str) -> None:
+    replies = {
+        "StartMatch": pb.StartMatchReply().SerializeToString(),
+        "Decide": pb.DecideReply(option_index=0).SerializeToString(),
+        "EndMatch": pb.EndMatchReply().SerializeToString(),
+    }
+    handler = grpc.method_handlers_generic_handler(
+        "bullring.v1.Bot",
+        {
+            name: grpc.unary_unary_rpc_method_handler(lambda request, context, r=reply: r)
+            for name, reply in replies.items()
+        },
+    )
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=16), options=SERVER_OPTIONS)
+    server.add_generic_rpc_handlers((handler,))
+    server.add_insecure_port(listen)
+    server.start()
+    print(f"LISTENING {listen}", flush=True)
+    server.wait_for_termination()
+
+
+def requests() -> list[tuple[str, pb.DecideRequest]]:
+    """Seat 0's Decide requests of a few seeded games, each game its own match id."""
+    made: list[tuple[str, pb.DecideRequest]] = []
+    for seed in range(GAMES):
+        state = new_game("6nimmt", 4, seed)
+        rng = random.Random(seed)
+        index = 0
+        while not state.is_terminal():
+            for seat in state.pending():
+                options = state.legal_options(seat)
+                if seat == 0:
+                    view = cast(View, state.view(0))
+                    made.append(
+                        (
+                            f"m{seed}",
+                            codec.decide_request(f"m{seed}", 0, index, view, options, 1000, 5000),
+                        )
+                    )
+                    index += 1
+                state.apply(seat, options[rng.randrange(len(options))])
+    return made
+
+
+def start_server(kind: str, folder: Path) -> tuple[subprocess.Popen[str], pb_grpc.BotStub]:
+    listen = f"unix:{folder / kind}.sock"
+    process = subprocess.Popen(
+        [sys.executable, __file__, "--serve", kind, "--listen", listen],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    assert line.startswith("LISTENING"), line
+    return process, pb_grpc.BotStub(grpc.insecure_channel(listen))
+
+
+def one_pass(stub: pb_grpc.BotStub, calls: list[tuple[str, pb.DecideRequest]]) -> float:
+    """Microseconds per Decide over one pass of every game (each a fresh match)."""
+    match_ids = sorted({m for m, _ in calls})
+    for match_id in match_ids:
+        stub.StartMatch(codec.match_info_to_proto(MatchInfo(match_id, "6nimmt", {}, 0, 4)))
+    start = time.perf_counter()
+    for _, request in calls:
+        stub.Decide(request)
+    elapsed = time.perf_counter() - start
+    for match_id in match_ids:
+        stub.EndMatch(pb.EndMatchRequest(match_id=match_id, seat=0))
+    return elapsed / len(calls) * 1e6
+
+
+def main() -> None:
+    calls = requests()
+    size = sum(r.ByteSize() for _, r in calls) / len(calls)
+    events = sum(len(r.view.header.history) for _, r in calls) / len(calls)
+    print(f"{len(calls)} Decide requests, mean {size:.0f} B, {events:.0f} history events")
+    best = {"echo": float("inf"), "bot": float("inf")}
+    with tempfile.TemporaryDirectory() as tmp:
+        servers = {kind: start_server(kind, Path(tmp)) for kind in best}
+        try:
+            for _ in range(PASSES):  # alternate, so both see the same machine load
+                for kind, (_, stub) in servers.items():
+                    best[kind] = min(best[kind], one_pass(stub, calls))
+        finally:
+            for process, _ in servers.values():
+                process.terminate()
+                process.wait(timeout=10)
+    echo, bot = best["echo"], best["bot"]
+    print(f"bare gRPC echo  {echo:8.1f} us/call  {1e6 / echo:8.0f} calls/s")
+    print(f"SDK bot         {bot:8.1f} us/call  {1e6 / bot:8.0f} calls/s")
+    print(f"SDK bot reaches {echo / bot:.0%} of the echo's rate (best of {PASSES} passes each)")
+
+
+if __name__ == "__main__":
+    if "--serve" in sys.argv:
+        kind = sys.argv[sys.argv.index("--serve") + 1]
+        address = sys.argv[sys.argv.index("--listen") + 1]
+        if kind == "echo":
+            serve_echo(address)
+        else:
+            run(FirstOption, address)
+    else:
+        main()
