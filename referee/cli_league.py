@@ -160,7 +160,10 @@ def status(
     for variant, rows in data["variants"].items():
         table = Table(title=variant, title_justify="left")
         for column in ("#", "bot", "rating", "mu", "sigma", "matches", "wins", "mean rank"):
-            table.add_column(column, justify="left" if column == "bot" else "right")
+            if column == "bot":
+                table.add_column(column, no_wrap=True, min_width=12)
+            else:
+                table.add_column(column, justify="right")
         table.add_column("faults", justify="right")
         for place, row in enumerate(rows, start=1):
             table.add_row(
@@ -195,7 +198,9 @@ def demo(
         summary = run_with_progress(config, store, config.executor, None, progress)
     except USER_ERRORS as error:
         raise fail(str(error)) from None
-    typer.echo(f"demo league: {summary.finished} matches in {store}")
+    typer.echo(f"demo league: {summary.finished}/{summary.scheduled} matches in {store}")
+    for problem in summary.errors:
+        typer.echo(f"referee error: {problem}", err=True)
     with LeagueStore.open_readonly(store) as done:
         for variant, rows in standings_json(done)["variants"].items():
             best = rows[0] if rows else None
@@ -207,5 +212,8 @@ def demo(
         return
     site = out / "site"
     shutil.rmtree(site, ignore_errors=True)
-    report = build_site(store, site)
+    try:
+        report = build_site(store, site)
+    except Exception as error:  # the leaderboard's own failure: say it in one line
+        raise fail(f"leaderboard build failed: {type(error).__name__}: {error}") from None
     typer.echo(f"leaderboard: {report.index}")
