@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar, cast
 
+from google.protobuf.message import DecodeError
+
 from sdk.game.core import DecisionKind, Event, EventKind, Option, OptionKind, Side, ViewHeader
 from sdk.game.views import (
     ElevenNimmtView,
@@ -360,10 +362,10 @@ class ViewDecoder:
     """Decodes the successive views of one session, decoding only the new history.
 
     A match's history only grows, so each view repeats the previous one's history. The
-    decoder keeps the wire bytes of the history it decoded last; when the new header's
-    bytes are exactly (its other fields + those bytes + the new entries), only the new
-    entries are decoded. Any other header (a new match, a history that changed) is
-    decoded in full, so the result always equals :func:`view_from_proto`.
+    decoder keeps the wire records of the history it decoded last. When the new header's
+    bytes are (fields without history) + (those records) + (records of the new entries),
+    only the new entries are decoded; any other header (a new match, a history that
+    changed) is decoded in full. So the result always equals :func:`view_from_proto`.
     """
 
     __slots__ = ("_events", "_records")
@@ -378,35 +380,32 @@ class ViewDecoder:
     def _history(self, header: pb.Header) -> tuple[Event, ...]:
         entries = header.history
         known = len(self._events)
-        wire = header.SerializeToString(deterministic=True)
-        fields = _header_fields(header).SerializeToString(deterministic=True)
+        wire = header.SerializeToString()
         if known and len(entries) >= known:
             tail = entries[known:]
             tail_records = b"".join([_record(e.SerializeToString()) for e in tail])
-            if wire == fields + self._records + tail_records:
+            if _is_history_suffix(wire, self._records + tail_records):
                 self._events += tuple([event_from_proto(e) for e in tail])
                 self._records += tail_records
                 return self._events
         events = tuple([event_from_proto(e) for e in entries])
-        if wire.startswith(fields):
-            self._events, self._records = events, wire[len(fields) :]
+        records = b"".join([_record(e.SerializeToString()) for e in entries])
+        if _is_history_suffix(wire, records):
+            self._events, self._records = events, records
         else:
             self._events, self._records = (), b""
         return events
 
 
-def _header_fields(msg: pb.Header) -> pb.Header:
-    """A copy of a header message without its history."""
-    return pb.Header(
-        variant=msg.variant,
-        options=msg.options,
-        players=msg.players,
-        seat=msg.seat,
-        round=msg.round,
-        scores=msg.scores,
-        to_move=msg.to_move,
-        decision=msg.decision,
-    )
+def _is_history_suffix(wire: bytes, records: bytes) -> bool:
+    """Whether header bytes `wire` are some history-free fields followed by `records`."""
+    if not wire.endswith(records):
+        return False
+    try:
+        head = pb.Header.FromString(wire[: len(wire) - len(records)])
+    except DecodeError:
+        return False
+    return not head.history
 
 
 # --- whole requests ------------------------------------------------------------------
