@@ -25,18 +25,24 @@ class BuildReport:
     pages: int
     files: int
     matches: int
-    replays: int
+    replays_made: int
+    replays_reused: int
     seconds: float
 
     def summary(self) -> str:
         return (
             f"built {self.pages} pages ({self.files} files, {self.matches} matches, "
-            f"{self.replays} replays) in {self.seconds:.2f} s: {self.index}"
+            f"replay data: {self.replays_made} made, {self.replays_reused} reused) "
+            f"in {self.seconds:.2f} s: {self.index}"
         )
 
 
-def build_site(store_path: str | Path, out_dir: str | Path) -> BuildReport:
-    """Build the static leaderboard of the league in `store_path` into `out_dir`."""
+def build_site(store_path: str | Path, out_dir: str | Path, workers: int = 0) -> BuildReport:
+    """Build the static leaderboard of the league in `store_path` into `out_dir`.
+
+    Replay data made by an earlier build into the same folder is reused (see
+    replay_files.py); `workers` processes make the new ones (0: up to 4, by cores).
+    """
     started = time.perf_counter()
     store_file = Path(store_path)
     if not store_file.is_file():
@@ -55,13 +61,14 @@ def build_site(store_path: str | Path, out_dir: str | Path) -> BuildReport:
             if type(exc).__module__.startswith("sqlite3"):
                 raise BuildError(f"{store_file}: not a league store ({exc})") from None
             raise
-        written = render_site(site, out)
+        written = render_site(site, out, workers)
     return BuildReport(
         out_dir=out,
         index=out / "index.html",
         pages=written.pages,
         files=written.files,
         matches=written.matches,
-        replays=written.replays,
+        replays_made=written.replays_made,
+        replays_reused=written.replays_reused,
         seconds=time.perf_counter() - started,
     )

@@ -71,7 +71,7 @@ def line_chart(
     def sy(y: float) -> float:
         return top + (1 - (y - y0) / (y1 - y0)) * plot_h
 
-    legend_h = 18 * ((len(drawn) + 2) // 3)
+    legend_h = 14 + 18 * ((len(drawn) + 2) // 3)
     total_h = height + legend_h
     out = [
         f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {total_h}"'
@@ -109,7 +109,7 @@ def line_chart(
             f"<title>{escape(line.label)}</title></polyline>"
         )
         lx = left + (i % 3) * (plot_w / 3)
-        ly = height + 18 * (i // 3)
+        ly = height + 14 + 18 * (i // 3)
         out.append(f'<rect x="{lx:.0f}" y="{ly - 9}" width="12" height="4" fill="{color}"/>')
         out.append(
             f'<text x="{lx + 16:.0f}" y="{ly - 4}" class="legend">{escape(line.label)}</text>'

@@ -15,6 +15,11 @@ app = typer.Typer(
 )
 
 
+@app.callback()
+def leaderboard() -> None:
+    """Build the static leaderboard site from a league store."""
+
+
 @app.command()
 def build(
     store: Annotated[Path, typer.Option("--store", help="The league's SQLite store file.")],
@@ -38,7 +43,8 @@ def build(
                     "pages": report.pages,
                     "files": report.files,
                     "matches": report.matches,
-                    "replays": report.replays,
+                    "replays_made": report.replays_made,
+                    "replays_reused": report.replays_reused,
                     "seconds": round(report.seconds, 3),
                 }
             )

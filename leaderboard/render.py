@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -18,8 +18,8 @@ from typing import Any
 import jinja2
 
 from leaderboard import charts, jsondata, paths
-from leaderboard.frames import Perspective, build_perspectives
 from leaderboard.model import BotPage, MatchSummary, RatingSeries, Site, VariantStandings
+from leaderboard.replay_files import ReplayFiles, Source
 
 RECENT_ON_INDEX = 20
 
@@ -31,7 +31,8 @@ class Written:
     pages: int = 0
     files: int = 0
     matches: int = 0
-    replays: int = 0
+    replays_made: int = 0  # matches whose replay data was made by this build
+    replays_reused: int = 0  # matches whose data files an earlier build made
 
 
 def environment() -> jinja2.Environment:
@@ -72,7 +73,7 @@ class SiteWriter:
         self.text(name, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
-def render_site(site: Site, out_dir: Path) -> Written:
+def render_site(site: Site, out_dir: Path, workers: int = 0) -> Written:
     """Write every page of `site` into `out_dir` (created; old pages are overwritten)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     for sub in (paths.STATIC_DIR, paths.BOTS_DIR, paths.MATCHES_DIR):
@@ -94,10 +95,14 @@ def render_site(site: Site, out_dir: Path) -> Written:
         )
     for bot in site.bots:
         writer.page(paths.bot_page(bot.bot), "bot.html", b=bot, charts=_bot_charts(bot))
-    summaries: list[MatchSummary] = []
-    for match in site.matches():
-        summaries.append(match)
-        _write_match(writer, match, site)
+    summaries = list(site.matches())
+    replay_files = ReplayFiles(out_dir, site.load_replay, workers)
+    sources = replay_files.sources(summaries)
+    for match in summaries:
+        _write_match(writer, match, sources.get(match.match_id, []))
+    writer.written.files += replay_files.files
+    writer.written.replays_made = replay_files.made
+    writer.written.replays_reused = replay_files.reused
     summaries.reverse()
     _write_match_lists(writer, summaries)
     recent = site.recent_matches or tuple(summaries[:RECENT_ON_INDEX])
@@ -144,30 +149,9 @@ def _series_chart(series: RatingSeries) -> str:
     )
 
 
-def perspective_label(perspective: Perspective, players: Iterable[str]) -> str:
-    if perspective.seat < 0:
-        return "Referee view (every hand)"
-    return f"Seat {perspective.seat}: {list(players)[perspective.seat]}"
-
-
-def _write_match(writer: SiteWriter, match: MatchSummary, site: Site) -> None:
-    replay = site.load_replay(match.match_id)
-    sources: list[dict[str, str]] = []
-    if replay:
-        players = [s.bot for s in match.seats]
-        for perspective in build_perspectives(replay):
-            name = paths.replay_script(match.match_id, perspective.name)
-            payload = json.dumps(perspective.data, separators=(",", ":"), ensure_ascii=False)
-            writer.text(name, f"Bullring.replayLoaded({payload});\n")
-            sources.append(
-                {
-                    "name": perspective.name,
-                    "label": perspective_label(perspective, players),
-                    "src": name.rsplit("/", 1)[-1],
-                }
-            )
-        writer.written.replays += 1
-    writer.page(paths.match_page(match.match_id), "match.html", m=match, perspectives=sources)
+def _write_match(writer: SiteWriter, match: MatchSummary, sources: list[Source]) -> None:
+    perspectives = [s.to_json() for s in sources]
+    writer.page(paths.match_page(match.match_id), "match.html", m=match, perspectives=perspectives)
     writer.written.matches += 1
 
 
