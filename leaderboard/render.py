@@ -11,7 +11,6 @@ import json
 import shutil
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from leaderboard.model import BotPage, MatchSummary, RatingSeries, Site, Variant
 from leaderboard.replay_files import ReplayFiles, Source
 
 RECENT_ON_INDEX = 20
+STATIC_SOURCE = Path(__file__).parent / "static"
 
 
 @dataclass
@@ -37,7 +37,7 @@ class Written:
 
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("leaderboard", "templates"),
+        loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
         autoescape=True,
         trim_blocks=False,
         undefined=jinja2.StrictUndefined,
@@ -111,11 +111,9 @@ def render_site(site: Site, out_dir: Path, workers: int = 0) -> Written:
 
 
 def _copy_static(writer: SiteWriter) -> None:
-    static = resources.files("leaderboard") / "static"
-    for item in static.iterdir():
-        if item.name.endswith((".js", ".css")):
-            with resources.as_file(item) as source:
-                shutil.copyfile(source, writer.out / paths.STATIC_DIR / item.name)
+    for source in sorted(STATIC_SOURCE.iterdir()):
+        if source.suffix in (".js", ".css"):
+            shutil.copyfile(source, writer.out / paths.STATIC_DIR / source.name)
             writer.written.files += 1
 
 

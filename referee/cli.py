@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import typer
 
+from leaderboard import cli as cli_leaderboard
 from referee import cli_bot, cli_league, cli_play, cli_replay
 
 app = typer.Typer(
@@ -22,6 +23,7 @@ app.command("replay")(cli_replay.replay)
 app.add_typer(cli_league.app, name="league")
 app.add_typer(cli_bot.app, name="bot")
 app.command("demo")(cli_league.demo)
+app.add_typer(cli_leaderboard.app, name="leaderboard")
 
 
 def main() -> None:
