@@ -3,6 +3,10 @@ view, play every option out many times with a fast policy and choose the best me
 (:mod:`sdk.montecarlo`). It thinks for 75% of the decision's deadline (at least 30 ms
 short of it) and never plans on the time bank.
 
+Playouts are random (the engines' fast loop): a greedy 6 nimmt! playout policy was tried
+and lost, since it cut the number of playouts by three (12.8 against 11.5 heads per game
+at 0.2 s, against rule-based bots).
+
 Objective: in 6 nimmt! (where a player's own heads are what counts) it minimises its own
 heads; elsewhere it maximises its lead over the others' mean, which is what wins games.
 """
@@ -12,7 +16,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from example_bots.montecarlo_bot.policies import PLAYOUT_POLICIES
 from sdk.bot import Bot
 from sdk.game.core import Option
 from sdk.game.variants import PRESETS
@@ -44,6 +47,5 @@ class MonteCarloBot(Bot):
     def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> Option:
         if len(options) == 1:
             return options[0]
-        policy = PLAYOUT_POLICIES.get(self.family)
         stop = stop_time(clock, share=self.share)
-        return evaluate(view, options, stop, self.rng, policy=policy, utility=self.utility).best
+        return evaluate(view, options, stop, self.rng, utility=self.utility).best

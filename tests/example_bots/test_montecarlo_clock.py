@@ -1,0 +1,65 @@
+"""The Monte Carlo bot respects the clock: over many decisions at a short deadline, none
+overruns it (in-process through sdk.local.play_local; each decide() timed in wall time and
+in the thread's CPU time).
+
+The machine may be shared: a decision whose wall time passes the deadline only because the
+process was not running (wall minus CPU time larger than the overrun) is the scheduler's
+doing, not the bot's; every other overrun fails the test.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import pytest
+
+from example_bots.montecarlo_bot.bot import MonteCarloBot
+from example_bots.random_bot.bot import RandomBot
+from sdk.game.core import Option
+from sdk.game.views import View
+from sdk.local import play_local
+from sdk.match import DecisionClock
+
+DEADLINE_MS = 100
+GAMES = [
+    ("6nimmt", {"rounds": "1"}),
+    ("6nimmt-pro", {"rounds": "1"}),
+    ("6nimmt-logic", {"rounds": "1"}),
+    ("xnimmt", {}),
+    ("11nimmt", {}),
+    ("hornochsen", {}),
+]
+
+
+class TimedMonteCarlo(MonteCarloBot):
+    """The Monte Carlo bot, with each decision's (wall, cpu) seconds recorded."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.times: list[tuple[float, float]] = []
+
+    def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> Option:
+        cpu = time.thread_time()
+        choice = super().decide(view, options, clock)
+        wall = time.monotonic() - clock.received
+        if len(options) > 1:
+            self.times.append((wall, time.thread_time() - cpu))
+        return choice
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "options"), GAMES, ids=[g[0] for g in GAMES])
+def test_montecarlo_never_overruns_a_short_deadline(variant: str, options: dict[str, str]) -> None:
+    bots = [TimedMonteCarlo(), RandomBot(), TimedMonteCarlo()]
+    play_local(variant, bots, seed=7, options=options, decision_ms=DEADLINE_MS)
+    times = [t for bot in bots if isinstance(bot, TimedMonteCarlo) for t in bot.times]
+    assert len(times) >= 10
+    limit = DEADLINE_MS / 1000.0
+    own_overruns = [
+        (wall, cpu) for wall, cpu in times if wall >= limit and wall - cpu < wall - limit
+    ]
+    assert not own_overruns, f"{variant}: decisions over {DEADLINE_MS} ms: {own_overruns}"
+    assert max(cpu for _, cpu in times) < limit
+    # It does use the time it is given (it is not answering at random).
+    assert sum(wall for wall, _ in times) / len(times) > 0.4 * limit
