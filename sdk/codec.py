@@ -113,7 +113,7 @@ def event_from_proto(msg: pb.Event) -> Event:
 
 def header_to_proto(header: ViewHeader) -> pb.Header:
     msg = _header_fields_to_proto(header)
-    msg.MergeFromString(b"".join([_history_record(e) for e in header.history]))
+    msg.MergeFromString(_history_records(header.history))
     return msg
 
 
@@ -148,6 +148,36 @@ def _record(event_bytes: bytes) -> bytes:
         size >>= 7
     prefix.append(size)
     return bytes(prefix) + event_bytes
+
+
+_HISTORY_CACHE_LIMIT = 10_000
+_history_cache: dict[int, tuple[tuple[Event, ...], bytes]] = {}
+
+
+def _history_records(history: tuple[Event, ...]) -> bytes:
+    """The wire records of a whole history, reusing the longest known prefix.
+
+    The views of one game repeat a growing history, so the records of the last history
+    seen with the same first event are reused when they are a prefix of this one (checked
+    by value: equal events have equal records), and only the new events are added.
+    """
+    if not history:
+        return b""
+    key = id(history[0])
+    known = _history_cache.get(key)
+    if known is not None:
+        prefix, records = known
+        size = len(prefix)
+        if size <= len(history) and prefix[0] is history[0] and history[:size] == prefix:
+            if size < len(history):
+                records += b"".join([_history_record(e) for e in history[size:]])
+                _history_cache[key] = (history, records)
+            return records
+    records = b"".join([_history_record(e) for e in history])
+    if len(_history_cache) >= _HISTORY_CACHE_LIMIT:
+        _history_cache.clear()
+    _history_cache[key] = (history, records)
+    return records
 
 
 def _history_record(event: Event) -> bytes:
@@ -328,16 +358,26 @@ def _hornochsen_from_proto(header: ViewHeader, m: pb.HornochsenView) -> Hornochs
 
 def view_to_proto(view: View) -> pb.View:
     """The protocol message for a view of any family."""
-    header = header_to_proto(view.header)
+    msg = pb.View()
+    _fill_view(msg, view)
+    return msg
+
+
+def _fill_view(msg: pb.View, view: View) -> None:
+    """Write `view` into the empty message `msg` (in place: no copy of the history)."""
     if isinstance(view, SixNimmtView):
-        return pb.View(header=header, six_nimmt=_six_to_proto(view))
-    if isinstance(view, XNimmtView):
-        return pb.View(header=header, x_nimmt=_x_to_proto(view))
-    if isinstance(view, ElevenNimmtView):
-        return pb.View(header=header, eleven_nimmt=_eleven_to_proto(view))
-    if isinstance(view, HornochsenView):
-        return pb.View(header=header, hornochsen=_hornochsen_to_proto(view))
-    raise CodecError(f"not a view: {type(view).__name__}")
+        msg.six_nimmt.CopyFrom(_six_to_proto(view))
+    elif isinstance(view, XNimmtView):
+        msg.x_nimmt.CopyFrom(_x_to_proto(view))
+    elif isinstance(view, ElevenNimmtView):
+        msg.eleven_nimmt.CopyFrom(_eleven_to_proto(view))
+    elif isinstance(view, HornochsenView):
+        msg.hornochsen.CopyFrom(_hornochsen_to_proto(view))
+    else:
+        raise CodecError(f"not a view: {type(view).__name__}")
+    header = view.header
+    msg.header.CopyFrom(_header_fields_to_proto(header))
+    msg.header.MergeFromString(_history_records(header.history))
 
 
 def view_from_proto(msg: pb.View) -> View:
@@ -422,16 +462,17 @@ def decide_request(
 ) -> pb.DecideRequest:
     """The Decide request the referee sends for one decision of `seat`."""
     decision = view.header.decision
-    return pb.DecideRequest(
+    msg = pb.DecideRequest(
         match_id=match_id,
         decision_index=decision_index,
         kind=cast(pb.DecisionKind.ValueType, 0 if decision is None else decision),
-        view=view_to_proto(view),
         options=[option_to_proto(o) for o in options],
         deadline_ms=deadline_ms,
         time_bank_ms=time_bank_ms,
         seat=seat,
     )
+    _fill_view(msg.view, view)
+    return msg
 
 
 def match_info_to_proto(info: MatchInfo) -> pb.StartMatchRequest:
