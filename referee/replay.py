@@ -46,13 +46,28 @@ def to_json(value: object) -> Json:
         return value
     if isinstance(value, Option):
         return option_to_json(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    names = _field_names(type(value))
+    if names is not None:
+        return {name: to_json(getattr(value, name)) for name in names}
     if isinstance(value, Mapping):
         return {str(k): to_json(v) for k, v in value.items()}
     if isinstance(value, tuple | list):
         return [to_json(v) for v in value]
     raise TypeError(f"cannot convert {type(value).__name__} to JSON")
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass type (cached), None for other types."""
+    if kind not in _FIELD_NAMES:
+        _FIELD_NAMES[kind] = (
+            tuple(f.name for f in dataclasses.fields(kind))
+            if dataclasses.is_dataclass(kind)
+            else None
+        )
+    return _FIELD_NAMES[kind]
 
 
 def option_to_json(option: Option) -> Json:
@@ -81,9 +96,18 @@ def option_from_json(data: Mapping[str, Json]) -> Option:
 
 def view_to_json(view: View) -> tuple[dict[str, Json], int]:
     """A view as JSON without its history, and the history's length."""
-    data: dict[str, Json] = to_json(view)
-    history = data["header"].pop("history")
-    return data, len(history)
+    header = view.header
+    data: dict[str, Json] = {
+        "header": {
+            name: to_json(getattr(header, name))
+            for name in _field_names(type(header)) or ()
+            if name != "history"
+        }
+    }
+    for name in _field_names(type(view)) or ():
+        if name != "header":
+            data[name] = to_json(getattr(view, name))
+    return data, len(header.history)
 
 
 def history_to_json(events: Sequence[Event]) -> list[Json]:
@@ -162,6 +186,13 @@ def _view_history(view: object) -> tuple[Event, ...]:
     return history
 
 
+def _extends(before: tuple[Event, ...], after: tuple[Event, ...]) -> bool:
+    """Whether `after` starts with `before` (histories only grow)."""
+    return len(after) >= len(before) and all(
+        a is b or a == b for a, b in zip(before, after, strict=False)
+    )
+
+
 def save(replay: Mapping[str, Json], path: str | Path) -> None:
     """Write a replay as JSON (gzip-compressed when the name ends in .gz)."""
     text = json.dumps(replay, separators=(",", ":"))
@@ -231,6 +262,7 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
     state = new_state(replay)
     histories: list[list[Json]] = replay["histories"]
     decisions: list[Mapping[str, Json]] = replay["decisions"]
+    seen: list[tuple[Event, ...]] = [() for _ in range(state.players)]
     i = 0
     while not state.is_terminal():
         pending = state.pending()
@@ -245,9 +277,12 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
                 raise ReplayError(f"decision {record['n']}: the view of seat {seat} differs")
             if (
                 history_len != record["history_len"]
-                or history_to_json(_view_history(view)) != histories[seat][:history_len]
+                or not _extends(seen[seat], _view_history(view))
+                or history_to_json(_view_history(view)[len(seen[seat]) :])
+                != histories[seat][len(seen[seat]) : history_len]
             ):
                 raise ReplayError(f"decision {record['n']}: the history of seat {seat} differs")
+            seen[seat] = _view_history(view)
             options = [option_to_json(o) for o in state.legal_options(seat)]
             if options != record["options"]:
                 raise ReplayError(f"decision {record['n']}: the legal options differ")

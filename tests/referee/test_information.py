@@ -1,0 +1,141 @@
+"""A spying bot records every request it gets: over many seeded matches of every variant,
+it only ever receives its own seat's view (exactly the engine's view for that seat), never
+an opponent's hidden card, the deck or the unused cards."""
+
+from __future__ import annotations
+
+import dataclasses
+import struct
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee import replay
+from referee.match import run_match
+from referee.spec import MatchSpec
+from sdk import codec
+from sdk.game import Event, EventKind, GameState
+from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from tests.referee.helpers import FAST_CLOCK, bot_named, skip_without_engine
+
+SEEDS = range(4)
+LONG_GAME_SEEDS = range(2)  # 11 nimmt! and Hornochsen! games are several times longer
+VARIANTS = {  # preset -> (players, options)
+    "6nimmt": (4, {"rounds": "1"}),
+    "6nimmt-tactics": (3, {"rounds": "1"}),
+    "6nimmt-logic": (3, {"rounds": "1"}),
+    "6nimmt-pro": (3, {"rounds": "1"}),
+    "xnimmt": (3, {}),
+    "11nimmt": (3, {}),
+    "hornochsen": (3, {}),
+}
+# View fields that hold card numbers (pairs: the card's position in each pair).
+CARD_FIELDS = {
+    "hand",
+    "rows",
+    "pile_tops",
+    "x_rows",
+    "own_x_pile",
+    "pending_card",
+    "draft_pool",
+    "taken",
+    "turn_start_tops",
+    "own_pile",
+    "all_hands",
+    "cards",
+}
+PAIR_FIELDS = {"revealed": 1, "turn_plays": 0}
+NON_CARD_EVENTS = {EventKind.ROUND_END, EventKind.SPECIAL, EventKind.BULL}
+
+
+def read_requests(folder: Path) -> dict[tuple[int, int], pb.DecideRequest]:
+    """Every Decide request the spies got, by (seat, the seat's decision index)."""
+    decide: dict[tuple[int, int], pb.DecideRequest] = {}
+    for file in folder.glob("*.bin"):
+        data = file.read_bytes()
+        at = 0
+        while at < len(data):
+            kind, size = struct.unpack_from("<BI", data, at)
+            body = data[at + 5 : at + 5 + size]
+            at += 5 + size
+            if kind == 3:
+                request = pb.DecideRequest.FromString(body)
+                decide[request.seat, request.decision_index] = request
+    return decide
+
+
+def card_values(value: object, name: str = "") -> Iterator[int]:
+    """Card numbers in a view's non-history fields."""
+    if name in PAIR_FIELDS:
+        for pair in value:  # type: ignore[attr-defined]
+            yield pair[PAIR_FIELDS[name]]
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            if f.name != "header":
+                yield from card_values(getattr(value, f.name), f.name)
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from card_values(item, name)
+    elif isinstance(value, int) and name in CARD_FIELDS and value > 0:
+        yield value
+
+
+def history_cards(history: tuple[Event, ...]) -> set[int]:
+    seen: set[int] = set()
+    for event in history:
+        if event.kind not in NON_CARD_EVENTS:
+            seen.update(c for c in (event.card, *event.cards) if c > 0)
+    return seen
+
+
+def check_request(state: GameState, seat: int, request: pb.DecideRequest) -> None:
+    expected = state.view(seat)
+    received = codec.view_from_proto(request.view)
+    assert received == expected, "the referee sent something other than the seat's view"
+    assert list(codec.options_from_proto(request.options)) == state.legal_options(seat)
+    assert received.header.seat == seat
+    places: Mapping[str, list[int]] = state.card_locations()
+    never_public = set(places.get("deck", [])) | set(places.get("unused", []))
+    public_hands = bool(getattr(received, "public_hands", False))
+    if not public_hands:
+        assert getattr(received, "all_hands", ()) == ()
+    assert set(received.hand) <= set(places[f"hand {seat}"])
+    shown = set(card_values(received))
+    history = history_cards(received.header.history)
+    # Cards now in the deck or set aside may have been public before (a round's discards).
+    assert not (shown - history) & never_public, "deck or unused cards were sent"
+    if not public_hands:
+        others = {c for s in range(state.players) if s != seat for c in places[f"hand {s}"]}
+        leaked = (shown & others) - history
+        assert not leaked, f"opponents' hidden cards sent: {sorted(leaked)}"
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_spy_only_ever_sees_its_own_view(variant: str, tmp_path: Path) -> None:
+    skip_without_engine(variant)
+    players, options = VARIANTS[variant]
+    checked = 0
+    for seed in LONG_GAME_SEEDS if variant in ("11nimmt", "hornochsen") else SEEDS:
+        folder = tmp_path / f"seed{seed}"
+        folder.mkdir()
+        spy = dataclasses.replace(bot_named("spy"), env={"SPY_DIR": str(folder)})
+        spec = MatchSpec(f"spy-{seed}", variant, options, seed, (spy,) * players, FAST_CLOCK)
+        result = run_match(spec)
+        assert result.faults == ()
+        requests = read_requests(folder)
+        data: dict[str, Any] = dict(result.replay)
+        state = replay.new_state(data)
+        asked = [0] * players
+        for group in replay.steps(data):
+            for record in group:
+                seat = int(record["seat"])
+                check_request(state, seat, requests.pop((seat, asked[seat])))
+                asked[seat] += 1
+                checked += 1
+            for record in group:
+                option = replay.option_from_json(record["options"][record["choice"]])
+                state.apply(int(record["seat"]), option)
+        assert requests == {}, "requests the replay does not account for"
+    assert checked > 0
