@@ -28,9 +28,10 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from referee.league.store import compress_replay
 from referee.spec import MatchResult, MatchSpec
 
 
@@ -74,10 +75,11 @@ class MatchOutcome:
     """A match's result, or the error that kept the referee from finishing it."""
 
     spec: MatchSpec
-    result: MatchResult | None
+    result: MatchResult | None  # its replay is moved to `replay_zlib` by the worker
     error: str | None
     started_at: float
     finished_at: float
+    replay_zlib: bytes | None = None  # the replay, compressed where the match ran
 
 
 class MatchWorker:
@@ -94,7 +96,8 @@ class MatchWorker:
         except Exception as error:  # a referee failure: report it, keep the worker
             detail = "".join(traceback.format_exception_only(error)).strip()
             return MatchOutcome(spec, None, detail, started, time.time())
-        return MatchOutcome(spec, result, None, started, time.time())
+        blob = compress_replay(result.replay)
+        return MatchOutcome(spec, replace(result, replay={}), None, started, time.time(), blob)
 
     def close(self) -> None:
         try:

@@ -52,8 +52,8 @@ class LeagueSummary:
     scheduled: int
     errors: list[str] = field(default_factory=list)
     elapsed_s: float = 0.0
-    store_s: float = 0.0  # time spent writing results (ratings included)
-    rating_s: float = 0.0  # time spent computing ratings
+    store_s: float = 0.0  # CPU time recording results (ratings included)
+    rating_s: float = 0.0  # CPU time computing ratings
 
 
 class RatingKeeper:
@@ -83,9 +83,9 @@ class RatingKeeper:
         while self.order and self.order[-1].seq in self.waiting:
             match = self.order.pop()
             rated = self.waiting.pop(match.seq)
-            start = time.perf_counter()
+            start = time.thread_time()
             after = self.ratings.apply(rated.seats, rated.ranks)
-            self.spent_s += time.perf_counter() - start
+            self.spent_s += time.thread_time() - start
             self.store.write_ratings(self.variant, match.seq, match.match_id, after)
 
 
@@ -98,7 +98,9 @@ def record_outcome(
     """
     assert outcome.result is not None
     with store.transaction():
-        if not store.write_result(match, outcome.result, outcome.started_at, outcome.finished_at):
+        if not store.write_result(
+            match, outcome.result, outcome.started_at, outcome.finished_at, outcome.replay_zlib
+        ):
             return False
         keeper.add(match, outcome.result.ranks)
         keeper.advance()
@@ -264,9 +266,9 @@ class LeagueRunner:
             if outcome.result is None:
                 summary.errors.append(f"{match.match_id}: {outcome.error}")
             else:
-                t0 = time.perf_counter()
+                t0 = time.thread_time()
                 record_outcome(store, keepers[match.variant], match, outcome)
-                summary.store_s += time.perf_counter() - t0
+                summary.store_s += time.thread_time() - t0
                 summary.played += 1
                 finished_any = True
             if self.progress is not None:

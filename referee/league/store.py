@@ -183,6 +183,11 @@ def manifest_hash(bot: BotSpec) -> str | None:
         return None
 
 
+def compress_replay(replay: Mapping[str, Any]) -> bytes:
+    """A replay as stored: compact JSON, zlib-compressed."""
+    return zlib.compress(json.dumps(dict(replay), separators=(",", ":")).encode(), 6)
+
+
 def _match_row(row: sqlite3.Row) -> MatchRow:
     return MatchRow(
         seq=row["seq"],
@@ -441,9 +446,15 @@ class LeagueStore:
     # --- results ---------------------------------------------------------------------------
 
     def write_result(
-        self, match: MatchRow, result: MatchResult, started_at: float, finished_at: float
+        self,
+        match: MatchRow,
+        result: MatchResult,
+        started_at: float,
+        finished_at: float,
+        replay_zlib: bytes | None = None,
     ) -> bool:
-        """Record a finished match inside the caller's transaction.
+        """Record a finished match inside the caller's transaction (`replay_zlib`: its
+        replay already compressed, else ``result.replay`` is).
 
         Returns False (and writes nothing) when the match already has its result, so a
         result can never be counted twice.
@@ -474,10 +485,9 @@ class LeagueStore:
                 for f in result.faults
             ],
         )
-        replay = json.dumps(dict(result.replay), separators=(",", ":")).encode()
         db.execute(
             "INSERT INTO replays(match_id, data) VALUES (?, ?)",
-            (match.match_id, zlib.compress(replay, 6)),
+            (match.match_id, replay_zlib or compress_replay(result.replay)),
         )
         return True
 

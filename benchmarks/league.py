@@ -1,0 +1,82 @@
+"""League throughput: a 1,000-match league of 4-seat 6 nimmt! (rounds=1) between random bots.
+
+Prints matches/s for the local executor and for Ray on this machine, and the time spent
+in the store (recording results, ratings included) and in ratings (TrueSkill alone).
+
+    .venv/bin/python benchmarks/league.py                 # both executors, 1000 matches
+    .venv/bin/python benchmarks/league.py --matches 200 --executor local
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from referee.league.config import load_league
+from referee.league.executors import Executor, LocalExecutor, RayExecutor
+from referee.league.runner import LeagueRunner
+
+REPO = Path(__file__).resolve().parents[1]
+RANDOM_BOT = REPO / "example_bots" / "random_bot" / "bot.toml"
+BOTS = 5
+
+
+def league_file(folder: Path, matches: int) -> Path:
+    bots = "".join(
+        f'[[bots]]\nmanifest = "{RANDOM_BOT}"\nname = "random{i}"\n\n' for i in range(BOTS)
+    )
+    file = folder / "bench.toml"
+    file.write_text(
+        f"""
+[league]
+name = "bench"
+seed = 1
+format = "random"
+seats = 4
+games = {matches}
+
+[[variants]]
+id = "6nimmt"
+options = {{ rounds = 1 }}
+
+{bots}"""
+    )
+    return file
+
+
+def measure(name: str, executor: Executor, file: Path, store: Path) -> None:
+    config = load_league(file)
+    start = time.perf_counter()
+    summary = LeagueRunner(config, executor, store).run()
+    wall = time.perf_counter() - start
+    assert not summary.errors, summary.errors[:3]
+    print(
+        f"{name:6s} workers={executor.workers}: {summary.played} matches in {wall:.1f}s = "
+        f"{summary.played / wall:.2f} matches/s (incl. start-up); "
+        f"store {summary.store_s:.2f}s ({1000 * summary.store_s / summary.played:.2f} ms/match), "
+        f"ratings {summary.rating_s:.3f}s ({1000 * summary.rating_s / summary.played:.3f} ms/match)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--executor", choices=("local", "ray", "both"), default="both")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    print(f"{args.matches} matches, 4 seats of {BOTS} random bots, 6nimmt rounds=1")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        file = league_file(folder, args.matches)
+        if args.executor in ("local", "both"):
+            measure("local", LocalExecutor(workers=args.workers), file, folder / "local.sqlite")
+        if args.executor in ("ray", "both"):
+            executor = RayExecutor(workers=args.workers, num_cpus=args.workers)
+            measure("ray", executor, file, folder / "ray.sqlite")
+
+
+if __name__ == "__main__":
+    main()
