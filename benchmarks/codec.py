@@ -123,10 +123,10 @@ def measure(label: str, samples: list[tuple[View, list[Option]]]) -> None:
     i = 0
     dec = per_call_us(decode)
     i = 0
-    ses = per_call_us(decode_session)
+    ses = f"{per_call_us(decode_session):>6.1f} us" if len(samples) > 1 else "     - "
     print(
         f"{label:<22} {len(samples):>5} views {events:>5.0f} events {size:>6.0f} B  "
-        f"encode {enc:>6.1f} us  decode {dec:>6.1f} us  session decode {ses:>6.1f} us"
+        f"encode {enc:>6.1f} us  decode {dec:>6.1f} us  session decode {ses}"
     )
 
 
