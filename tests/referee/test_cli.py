@@ -1,0 +1,56 @@
+"""The bullring play and replay commands, run as the console script a user runs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.referee.helpers import BAD_BOTS, descendants, skip_without_engine
+
+BULLRING = str(Path(sys.executable).with_name("bullring"))
+GOOD = str(BAD_BOTS / "seeded_random.toml")
+
+
+def bullring(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "200"}
+    return subprocess.run([BULLRING, *args], capture_output=True, text=True, timeout=120, env=env)
+
+
+def test_play_prints_a_trace_writes_a_replay_and_replay_shows_one_seat(tmp_path: Path) -> None:
+    skip_without_engine("6nimmt")
+    out = tmp_path / "match.json.gz"
+    args = ["play", "6nimmt:rounds=1", "--seed", "5", "--decision-ms", "500"]
+    bots = ["--bot", GOOD, "--bot", str(BAD_BOTS / "illegal.toml"), "--bot", GOOD]
+    played = bullring(*args, *bots, "--replay-out", str(out))
+    assert played.returncode == 0, played.stderr
+    assert "row 1:" in played.stdout and "takes row" in played.stdout
+    assert "ILLEGAL" in played.stdout and "result" in played.stdout
+    assert out.exists()
+    shown = bullring("replay", str(out), "--seat", "0")
+    assert shown.returncode == 0, shown.stderr
+    assert "view of seat 0" in shown.stdout and "my hand:" in shown.stdout
+    assert "hand of seat 1" not in shown.stdout
+    assert "seat 1 (illegal) chose" not in shown.stdout  # seat 0 does not see seat 1's picks
+    assert descendants() == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "7nimmt", "--bot", GOOD, "--bot", GOOD], "unknown variant"),
+        (["play", "xnimmt", "--bot", GOOD], "2 to 4 players, not 1"),
+        (["play", "6nimmt", "--bot", GOOD, "--bot", "/nonexistent/bot.toml"], "no such manifest"),
+        (["play", "6nimmt", "--bot", GOOD, "--bot", GOOD, "--seat", "5"], "--seat 5"),
+        (["replay", "/nonexistent.json"], "cannot read replay"),
+    ],
+)
+def test_user_errors_are_one_line_with_exit_code_2(args: list[str], message: str) -> None:
+    result = bullring(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
