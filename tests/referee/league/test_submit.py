@@ -1,0 +1,83 @@
+"""bullring bot submit: a checked bot is registered; a new version is rated apart."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from referee.league.config import load_league
+from referee.league.runner import plan_static
+from referee.league.store import LeagueStore
+from tests.referee.league.leagues import REPO, bullring, write_league
+
+pytestmark = pytest.mark.slow
+RANDOM_BOT = REPO / "example_bots" / "random_bot" / "bot.toml"
+LEAGUE = """
+[league]
+name = "sub"
+seed = 5
+seats = 2
+games = 2
+parallel = 1
+store = "sub.sqlite"
+
+[[variants]]
+id = "6nimmt"
+options = { rounds = 1 }
+"""
+
+
+def version_of(manifest: Path, folder: Path, version: str) -> Path:
+    """A copy of `manifest` with another version (workdir made absolute)."""
+    text = manifest.read_text()
+    text = re.sub(r'(?m)^version = ".*"$', f'version = "{version}"', text)
+    text = re.sub(r'(?m)^workdir = ".*"$', f'workdir = "{REPO}"', text)
+    copy = folder / f"bot-{version}.toml"
+    copy.write_text(text)
+    return copy
+
+
+def test_submit_registers_and_new_versions_keep_history_apart(tmp_path: Path) -> None:
+    file = write_league(tmp_path, LEAGUE, bots=["a", "b"])
+    store = tmp_path / "sub.sqlite"
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "bad"\n')
+    refused = bullring("bot", "submit", str(bad), "--league", str(file), cwd=tmp_path)
+    assert refused.returncode == 2 and "command" in refused.stderr
+    assert "Traceback" not in refused.stderr and not store.exists()
+
+    done = bullring("bot", "submit", str(RANDOM_BOT), "--league", str(file), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "registered random_bot@1.0" in done.stdout
+    ran = bullring("league", "run", str(file), "--no-progress", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    with LeagueStore.open_readonly(store) as db:
+        assert db.counts() == (6, 6)  # 3 pairs x 2 games
+        old_history = db.rating_history("6nimmt:rounds=1", "random_bot@1.0")
+        assert len(old_history) == 4
+
+    v2 = version_of(RANDOM_BOT, tmp_path, "2.0")
+    done = bullring("bot", "submit", str(v2), "--league", str(file), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "new version of random_bot" in done.stdout
+    ran = bullring("league", "run", str(file), "--no-progress", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    with LeagueStore.open_readonly(store) as db:
+        assert db.counts() == (10, 10)  # + (a, v2) and (b, v2), 2 games each
+        assert db.rating_history("6nimmt:rounds=1", "random_bot@1.0") == old_history
+        assert len(db.rating_history("6nimmt:rounds=1", "random_bot@2.0")) == 4
+        assert [b.key for b in db.active_bots()] == ["a@1", "b@1", "random_bot@2.0"]
+
+
+def test_the_documented_example_schedules_what_the_docs_say(tmp_path: Path) -> None:
+    text = (REPO / "docs" / "leagues.md").read_text()
+    example = text.split("```toml\n", 1)[1].split("```", 1)[0]
+    league = tmp_path / "example.toml"
+    league.write_text(example.replace('"../example_bots', f'"{REPO}/example_bots'))
+    config = load_league(league)
+    planned = plan_static(config, config.bots)
+    assert sum(1 for m in planned if m.variant == "6nimmt:rounds=1") == 3
+    assert sum(1 for m in planned if m.variant == "xnimmt") == 12
