@@ -52,7 +52,7 @@ async def echo_rate(concurrency: int, calls: int) -> float:
     try:
         async with grpc.aio.insecure_channel(address) as channel:
             await asyncio.wait_for(channel.channel_ready(), 30)
-            echo = channel.unary_unary(ECHO_METHOD)
+            echo = channel.unary_unary(ECHO_METHOD, None, None)
             payload = b"x" * 16
             per_caller = max(1, calls // concurrency)
 
