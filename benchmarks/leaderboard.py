@@ -1,0 +1,113 @@
+"""Leaderboard build time for a league of 10,000 matches (figures printed, not asserted).
+
+The store is made once (kept in the temp folder): a real synthetic league of `--distinct`
+matches (leaderboard/synthetic.py) whose results and replays are then recorded again under
+new match ids, through the store's own write API and TrueSkill ratings, up to `--matches`.
+Then it times a cold build (every replay re-simulated), a rebuild into the same folder
+(replay data reused) and the site's size.
+
+    .venv/bin/python -m benchmarks.leaderboard [--matches 10000] [--distinct 200]
+
+(Run it as a module: as a script, its own name would hide the leaderboard package.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from leaderboard.build import build_site
+from leaderboard.synthetic import play_synthetic, synthetic_config
+from referee.league.config import LeagueConfig
+from referee.league.formats import PlannedMatch
+from referee.league.ratings import Ratings
+from referee.league.store import LeagueStore
+from referee.spec import MatchSpec
+
+VARIANTS = (("6nimmt", "rounds=1", 4), ("xnimmt", "", 3))
+
+
+def make_store(path: Path, matches: int, distinct: int) -> None:
+    config = synthetic_config(path, name="bench", variants=VARIANTS, games=matches // 2)
+    bots = [b.key for b in config.bots]
+    templates = []
+    for i in range(distinct):
+        variant = config.variants[i % len(config.variants)]
+        seats = tuple(bots[(i + k) % len(bots)] for k in range(variant.seats))
+        seed = 1000 + i
+        spec = dataclasses.replace(
+            _spec(config, variant.preset, variant.options, seed, seats), match_id=f"t{i}"
+        )
+        templates.append((variant, seats, seed, play_synthetic(spec)))
+    with LeagueStore.open(path) as store:
+        store.init_league(config.name, config.digest(), config.schedule_json(), config.variants)
+        store.register_bots(config.bots)
+        planned = [
+            PlannedMatch(f"slot{n}", t[0].id, t[2], t[1])
+            for n, t in ((n, templates[n % distinct]) for n in range(matches))
+        ]
+        store.schedule(config.name, planned, {v.id: dict(v.options) for v in config.variants})
+        ratings = {v.id: Ratings(config.rating) for v in config.variants}
+        rows = store.matches(status="scheduled")
+        now = time.time()
+        with store.transaction():
+            for n, row in enumerate(rows):
+                result = templates[n % distinct][3]
+                replay = {**result.replay, "match_id": row.match_id}
+                result = dataclasses.replace(result, match_id=row.match_id, replay=replay)
+                store.write_result(row, result, now + n, now + n + 1)
+                after = ratings[row.variant].apply(row.seats, result.ranks)
+                store.write_ratings(row.variant, row.seq, row.match_id, after)
+
+
+def _spec(
+    config: LeagueConfig, preset: str, options: Mapping[str, str], seed: int, seats: tuple[str, ...]
+) -> MatchSpec:
+    by_key = {b.key: b for b in config.bots}
+    return MatchSpec("t", preset, dict(options), seed, tuple(by_key[k] for k in seats))
+
+
+def folder_size(path: Path) -> tuple[int, int]:
+    files = [p for p in path.rglob("*") if p.is_file()]
+    return len(files), sum(p.stat().st_size for p in files)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=10_000)
+    parser.add_argument("--distinct", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=0)
+    args = parser.parse_args()
+    work = Path(tempfile.gettempdir()) / "bullring-bench"
+    work.mkdir(exist_ok=True)
+    store = work / f"leaderboard-{args.matches}-{args.distinct}.sqlite"
+    if not store.exists():
+        started = time.perf_counter()
+        make_store(store, args.matches, args.distinct)
+        print(f"store: {args.matches} matches made in {time.perf_counter() - started:.1f} s")
+    site = work / "site"
+    shutil.rmtree(site, ignore_errors=True)
+    cold = build_site(store, site, workers=args.workers)
+    print(f"cold build:  {cold.summary()}")
+    warm = build_site(store, site, workers=args.workers)
+    print(f"rebuild:     {warm.summary()}")
+    files, size = folder_size(site)
+    print(
+        f"site: {files} files, {size / 1e6:.1f} MB, "
+        f"{size / max(1, args.matches) / 1e3:.1f} kB per match"
+    )
+    per_match = (cold.seconds - warm.seconds) / max(1, cold.replays_made)
+    print(
+        f"replay data: {1000 * per_match:.1f} ms per match "
+        f"({cold.replays_made} made, workers={args.workers or min(4, os.cpu_count() or 1)})"
+    )
+
+
+if __name__ == "__main__":
+    main()
