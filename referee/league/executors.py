@@ -209,9 +209,15 @@ class LocalExecutor(Executor):
         futures: list[Future[MatchOutcome]] = [
             self._pool.submit(_run_in_local_worker, spec) for spec in specs
         ]
+        by_future = dict(zip(futures, specs, strict=True))
         try:
             for future in as_completed(futures):
-                yield future.result()
+                try:
+                    yield future.result()
+                except Exception as error:  # a worker died (BrokenProcessPool, ...)
+                    now = time.time()
+                    detail = f"worker failed: {type(error).__name__}: {error}"
+                    yield MatchOutcome(by_future[future], None, detail, now, now)
         finally:
             for future in futures:
                 future.cancel()
