@@ -369,7 +369,8 @@ async def play_match(
 def run_match(
     spec: MatchSpec, pool: BotPool | None = None, observer: MatchObserver | None = None
 ) -> MatchResult:
-    """:func:`play_match` from synchronous code (a pool must belong to no running loop)."""
+    """:func:`play_match` from synchronous code. A pool holds no event-loop state, so the
+    same pool can serve several ``run_match`` calls (each runs its own loop)."""
     return asyncio.run(play_match(spec, pool, observer))
 
 
