@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import enum
 import random
-from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 
 from sdk.game.cards import HEADS
@@ -72,13 +71,18 @@ def stack(pile: list[int], card: int, new_cards: int, base_top: int) -> None:
         pile[-new_cards - 1 :] = tail
 
 
-def window_cards(hand: Sequence[int], top: int) -> list[int]:
-    """The cards of a sorted hand that fit a pile whose top is `top`."""
-    high = top + WINDOW
-    cards = list(hand[bisect_right(hand, top) : bisect_right(hand, high)])
-    if high > len(DECK):
-        cards.extend(hand[: bisect_right(hand, high - len(DECK))])
-    return cards
+WINDOW_MASKS = [
+    sum(1 << c for c in DECK if 1 <= (c - top) % len(DECK) <= WINDOW) for top in range(101)
+]
+"""WINDOW_MASKS[top]: the cards that fit a pile with that top, as a bit set (bit c: card c)."""
+
+
+def hand_mask(hand: Sequence[int]) -> int:
+    """A hand as a bit set (bit c: card c)."""
+    mask = 0
+    for card in hand:
+        mask |= 1 << card
+    return mask
 
 
 def round_points(hand: Sequence[int]) -> int:
@@ -332,24 +336,31 @@ class ElevenNimmtState(GameState):
         used = {p for _, p in self.plays}
         return pile in used or len(used) < max(1, self.bulls[seat])
 
-    def _has_play(self, seat: int) -> bool:
-        tops = self.start_tops
-        for card in self.hands[seat]:
-            for pile, top in enumerate(tops):
-                if 1 <= (card - top) % 100 <= WINDOW and self._may_use(seat, pile):
-                    return True
-        return False
-
-    def _plays(self, seat: int) -> list[Option]:
-        """The PLAY options of this turn: windows from the tops at the turn's start; with b
-        bull cards at most b piles (one pile, one card with none)."""
+    def _open_piles(self, seat: int) -> list[tuple[int, int]]:
+        """(pile, window mask) of every pile this turn may still play on: with b bull cards
+        at most b piles (one pile, one card with none), windows from the turn's start tops."""
         used = {pile for _, pile in self.plays}
         open_new = len(used) < max(1, self.bulls[seat])
-        hand = self.hands[seat]
+        return [
+            (pile, WINDOW_MASKS[top])
+            for pile, top in enumerate(self.start_tops)
+            if open_new or pile in used
+        ]
+
+    def _has_play(self, seat: int) -> bool:
+        hand = hand_mask(self.hands[seat])
+        return any(hand & window for _, window in self._open_piles(seat))
+
+    def _plays(self, seat: int) -> list[Option]:
+        """The PLAY options of this turn, in canonical order (card, then pile)."""
+        hand = hand_mask(self.hands[seat])
         found: list[tuple[int, int]] = []
-        for pile, top in enumerate(self.start_tops):
-            if open_new or pile in used:
-                found.extend((card, pile) for card in window_cards(hand, top))
+        for pile, window in self._open_piles(seat):
+            fits = hand & window
+            while fits:
+                low = fits & -fits
+                found.append((low.bit_length() - 1, pile))
+                fits ^= low
         found.sort()
         return [play_option(card, pile) for card, pile in found]
 
