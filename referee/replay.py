@@ -40,6 +40,11 @@ class ReplayError(ValueError):
 
 def to_json(value: object) -> Json:
     """Game-model values (dataclasses, tuples, enums, mappings) as plain JSON values."""
+    kind = type(value)
+    if kind is int or kind is str or value is None:
+        return value
+    if kind is tuple and all(type(item) is int for item in value):  # type: ignore[attr-defined]
+        return list(value)  # type: ignore[call-overload]
     if isinstance(value, enum.Enum):
         return value.name
     if isinstance(value, bool | int | str | float) or value is None:
