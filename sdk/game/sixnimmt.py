@@ -38,6 +38,14 @@ FULL_DECK = 104
 CARD_OPTIONS: tuple[Option, ...] = tuple(Option(OptionKind.CARD, c) for c in range(FULL_DECK + 1))
 """CARD_OPTIONS[c]: the option "card c" (shared instances; options are immutable)."""
 ROW_OPTIONS: tuple[Option, ...] = tuple(Option(OptionKind.ROW, row=r) for r in range(ROWS))
+PLACE_OPTIONS: tuple[tuple[Option, Option], ...] = tuple(
+    (
+        Option(OptionKind.PLACE, row=r, side=Side.RIGHT),
+        Option(OptionKind.PLACE, row=r, side=Side.LEFT),
+    )
+    for r in range(ROWS)
+)
+"""PLACE_OPTIONS[row][side]: Professional's place options."""
 
 
 class Phase(enum.IntEnum):
@@ -76,6 +84,23 @@ class Rules:
             rounds=int(rounds) if rounds else 0,
             end_at=66 if options.get("end") == "reach66" else 67,
         )
+
+
+_EVENT_CACHE: dict[tuple[int, int, int, int, int], Event] = {}
+_EVENT_CACHE_LIMIT = 200_000
+
+
+def shared_event(kind: EventKind, seat: int, card: int, row: int, side: Side, rnd: int) -> Event:
+    """A REVEAL or PLACE event, shared between states (events are immutable; building a
+    frozen dataclass costs more than the rest of a placement)."""
+    key = (kind * 16 + seat, card, row, side, rnd)
+    event = _EVENT_CACHE.get(key)
+    if event is None:
+        if len(_EVENT_CACHE) >= _EVENT_CACHE_LIMIT:
+            _EVENT_CACHE.clear()
+        event = Event(kind, seat=seat, card=card, row=row, side=side, round=rnd)
+        _EVENT_CACHE[key] = event
+    return event
 
 
 def deal_order(seed: int, round_number: int, highest: int) -> list[int]:
@@ -385,7 +410,7 @@ class SixNimmtState(GameState):
         rnd = self.round
         for card, seat in order:
             hands[seat].remove(card)
-            events.append(Event(EventKind.REVEAL, seat=seat, card=card, round=rnd))
+            events.append(shared_event(EventKind.REVEAL, seat, card, -1, Side.RIGHT, rnd))
         self.picks = [0] * self.players
         self.unpicked = self.players
         self.queue = order
@@ -395,14 +420,16 @@ class SixNimmtState(GameState):
         """Place the queued cards until one needs a choice, or the turn is done."""
         queue = self.queue
         rows = self.rows
+        professional = self.rules.professional
         while queue:
             card, seat = queue[0]
-            if self.rules.professional:
+            if professional:
                 places = self._nearest_places(card)
                 if len(places) != 1:
-                    self._ask(seat, tuple(places) if places else ROW_OPTIONS)
+                    self._ask(seat, places or ROW_OPTIONS)
                     return
-                self._put(seat, card, places[0].row, places[0].side)
+                place = places[0]
+                self._put(seat, card, place.row, place.side)
             else:
                 best = -1
                 best_last = 0
@@ -413,23 +440,41 @@ class SixNimmtState(GameState):
                 if best < 0:
                     self._ask(seat, ROW_OPTIONS)
                     return
-                self._put(seat, card, best, Side.RIGHT)
+                row = rows[best]
+                if len(row) >= ROW_CAPACITY:
+                    self._take(seat, best)
+                    rows[best] = [card]
+                else:
+                    row.append(card)
+                self.history.append(
+                    shared_event(EventKind.PLACE, seat, card, best, Side.RIGHT, self.round)
+                )
             del queue[0]
         self.phase = Phase.PICK
         if not self.hands[0]:
             self._end_round()
 
-    def _nearest_places(self, card: int) -> list[Option]:
+    def _nearest_places(self, card: int) -> tuple[Option, ...]:
         """Professional: the nearest places for `card` (0, 1 or 2 of them), canonical order."""
         best_distance = 1 << 30
-        places: list[Option] = []
+        places: tuple[Option, ...] = ()
         for r, row in enumerate(self.rows):
-            for side, distance in ((Side.RIGHT, card - row[-1]), (Side.LEFT, row[0] - card)):
-                if 0 < distance <= best_distance:
-                    if distance < best_distance:
-                        best_distance = distance
-                        places = []
-                    places.append(Option(OptionKind.PLACE, row=r, side=side))
+            distance = card - row[-1]
+            if 0 < distance <= best_distance:
+                places = (
+                    (*places, PLACE_OPTIONS[r][0])
+                    if distance == best_distance
+                    else (PLACE_OPTIONS[r][0],)
+                )
+                best_distance = distance
+            distance = row[0] - card
+            if 0 < distance <= best_distance:
+                places = (
+                    (*places, PLACE_OPTIONS[r][1])
+                    if distance == best_distance
+                    else (PLACE_OPTIONS[r][1],)
+                )
+                best_distance = distance
         return places
 
     def _ask(self, seat: int, choices: tuple[Option, ...]) -> None:
@@ -450,9 +495,7 @@ class SixNimmtState(GameState):
             row.insert(0, card)
         else:
             row.append(card)
-        self.history.append(
-            Event(EventKind.PLACE, seat=seat, card=card, row=r, side=side, round=self.round)
-        )
+        self.history.append(shared_event(EventKind.PLACE, seat, card, r, side, self.round))
 
     def _take(self, seat: int, r: int) -> None:
         taken = self.rows[r]
@@ -466,7 +509,7 @@ class SixNimmtState(GameState):
     def _draft(self, seat: int, card: int) -> None:
         self.pool.remove(card)
         bisect.insort(self.hands[seat], card)
-        self.history.append(Event(EventKind.DRAFT, seat=seat, card=card, round=self.round))
+        self.history.append(shared_event(EventKind.DRAFT, seat, card, -1, Side.RIGHT, self.round))
         self.drafter = (seat + 1) % self.players
         if len(self.pool) == ROWS:
             self._lay_rows(self.pool)
@@ -501,16 +544,17 @@ class SixNimmtState(GameState):
         self.picks = [0] * n
         self.unpicked = n
         self.queue = []
+        deck = deal_order(self.seed, self.round, rules.highest)
+        dealt = n * HAND_SIZE
         if rules.draft:
+            # 10n+4 cards face up (all of them with the Tactics deck), drafted in turn.
             self.hands = [[] for _ in range(n)]
             self.rows = [[] for _ in range(ROWS)]
-            self.unused = []
-            self.pool = list(range(1, rules.highest + 1))
+            self.pool = sorted(deck[: dealt + ROWS])
+            self.unused = sorted(deck[dealt + ROWS :])
             self.drafter = (self.round - 1) % n
             self.phase = Phase.DRAFT
             return
-        deck = deal_order(self.seed, self.round, rules.highest)
-        dealt = n * HAND_SIZE
         self.hands = [sorted(deck[i : i + HAND_SIZE]) for i in range(0, dealt, HAND_SIZE)]
         self.unused = sorted(deck[dealt + ROWS :])
         self._lay_rows(deck[dealt : dealt + ROWS])
@@ -585,9 +629,9 @@ def from_view(view: View, rng: random.Random) -> SixNimmtState:
     seen = set(view.hand) | set(view.draft_pool) | {c for _, c in view.revealed}
     for row in view.rows:
         seen.update(row)
-    for event in header.history:
-        if event.round != header.round or event.kind == EventKind.ROUND_END:
-            continue
+    for event in reversed(header.history):
+        if event.round != header.round:
+            break  # earlier rounds: their cards were shuffled back
         seen.add(event.card)
         seen.update(event.cards)
         if event.kind == EventKind.TAKE:
