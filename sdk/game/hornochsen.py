@@ -1,0 +1,392 @@
+"""Hornochsen! (seed 001, RULES.md): collect rows of 5 bull cards; green heads score.
+
+A turn is up to 3 steps of the seat to move: PLAY(card) puts a bull card on the row whose
+end is the highest below it (no such row: the row with the highest end), SPECIAL(kind, row)
+puts an x2 or +5 on a row without one, END_TURN (after the first step) stops early. The
+5th bull card of a row collects it, specials included. Seats that cannot play are skipped;
+the game ends the moment the last bull card in any hand is played.
+
+Score = (green - red heads + 5 per +5 card) x 2^(x2 cards) - 10 per special left in hand;
+the hand penalty counts once the game is over. Highest score wins.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from sdk.game.cards import HORNOCHSEN_POINTS
+from sdk.game.core import (
+    DecisionKind,
+    Event,
+    EventKind,
+    GameState,
+    Option,
+    OptionKind,
+    RulesError,
+    Special,
+)
+from sdk.game.engine_support import (
+    fill_hands,
+    make_header,
+    require_distinct,
+    require_legal,
+    require_pending,
+    require_seat,
+    round_rng,
+)
+from sdk.game.views import HornochsenRow, HornochsenView
+
+FAMILY = "hornochsen"
+DECK = range(1, 99)
+DEAL = {2: (14, 7), 3: (12, 9), 4: (12, 12), 5: (12, 15), 6: (10, 15)}
+"""Players -> (hand cards each, table cards)."""
+SPECIALS_PER_KIND = 6
+ROW_FULL = 5  # the 5th bull card collects the row
+MAX_STEPS = 3
+END_TURN = Option(OptionKind.END_TURN)
+
+
+def row_for(card: int, ends: Sequence[int]) -> int:
+    """The row a bull card goes to: the highest end below it, else the highest end."""
+    best, best_end, top, top_end = -1, 0, -1, 0
+    for index, end in enumerate(ends):
+        if best_end < end < card:
+            best, best_end = index, end
+        if end > top_end:
+            top, top_end = index, end
+    return best if best >= 0 else top
+
+
+def score(
+    pile: Sequence[int], pile_specials: Sequence[int], hand_specials: Sequence[int] = ()
+) -> int:
+    """(green - red + 5 per +5) x 2 per x2, minus 10 per special card left in hand."""
+    points = sum(HORNOCHSEN_POINTS[c] for c in pile) + 5 * pile_specials.count(Special.PLUS5)
+    return points * (1 << pile_specials.count(Special.X2)) - 10 * len(hand_specials)
+
+
+class HornochsenState(GameState):
+    """A game of Hornochsen!. Build one with :func:`new_game` or :meth:`from_position`."""
+
+    def __init__(self, players: int, variant: str = FAMILY) -> None:
+        self.variant = variant
+        self.players = players
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.specials: list[list[int]] = [[] for _ in range(players)]  # Special values
+        self.rows: list[list[int]] = []  # bull cards, first card first, clockwise
+        self.row_specials: list[list[int]] = []
+        self.piles: list[list[int]] = [[] for _ in range(players)]  # collected bull cards
+        self.pile_specials: list[list[int]] = [[] for _ in range(players)]
+        self.unused: list[int] = []
+        self.turn = 0
+        self.steps = 0
+        self.over = False
+        self.history: list[Event] = []
+
+    # ----- construction -------------------------------------------------------------
+
+    @classmethod
+    def from_position(
+        cls,
+        hands: Sequence[Sequence[int]],
+        rows: Sequence[Sequence[int]],
+        *,
+        specials: Sequence[Sequence[int]] | None = None,
+        row_specials: Sequence[Sequence[int]] | None = None,
+        piles: Sequence[Sequence[int]] | None = None,
+        pile_specials: Sequence[Sequence[int]] | None = None,
+        turn: int = 0,
+        variant: str = FAMILY,
+    ) -> HornochsenState:
+        """A state at the start of `turn`'s turn. Rows are listed clockwise; specials are
+        Special values (each seat holds one x2 and one +5 unless given). Cards in no given
+        place are unused. (Determinization needs the history of a dealt game.)"""
+        players = len(hands)
+        if not 2 <= players <= 6:
+            raise RulesError(f"Hornochsen! is for 2 to 6 players, not {players}")
+        if not 0 <= turn < players:
+            raise RulesError(f"seats are 0..{players - 1}")
+        specials = specials if specials is not None else [[Special.X2, Special.PLUS5]] * players
+        row_specials = row_specials if row_specials is not None else [[] for _ in rows]
+        piles = piles if piles is not None else [[] for _ in range(players)]
+        pile_specials = pile_specials if pile_specials is not None else [[]] * players
+        if not len(specials) == len(piles) == len(pile_specials) == players:
+            raise RulesError("give specials, piles and pile specials for every player")
+        if len(row_specials) != len(rows):
+            raise RulesError("give the specials of every row")
+        for index, row in enumerate(rows):
+            if not 1 <= len(row) < ROW_FULL:
+                raise RulesError(f"row {index + 1} must hold 1 to 4 bull cards, not {len(row)}")
+            kinds = list(row_specials[index])
+            if len(set(kinds)) != len(kinds):
+                raise RulesError(f"row {index + 1} holds at most one special of each kind")
+        for kind in Special:
+            count = sum(list(s).count(kind) for s in (*specials, *row_specials, *pile_specials))
+            if count > SPECIALS_PER_KIND:
+                raise RulesError(f"there are only {SPECIALS_PER_KIND} {kind.name} cards")
+        places: dict[str, Sequence[int]] = {f"hand {s}": h for s, h in enumerate(hands)}
+        places.update({f"row {r}": row for r, row in enumerate(rows)})
+        places.update({f"pile {s}": p for s, p in enumerate(piles)})
+        require_distinct(places, DECK)
+        state = cls(players, variant)
+        state.hands = [sorted(h) for h in hands]
+        state.specials = [sorted(Special(k) for k in s) for s in specials]
+        state.rows = [list(r) for r in rows]
+        state.row_specials = [sorted(Special(k) for k in s) for s in row_specials]
+        state.piles = [list(p) for p in piles]
+        state.pile_specials = [sorted(Special(k) for k in s) for s in pile_specials]
+        placed = {c for cards in places.values() for c in cards}
+        state.unused = [c for c in DECK if c not in placed]
+        state.history.append(Event(EventKind.ROUND_START, cards=tuple(r[0] for r in rows), round=1))
+        state.turn = turn
+        if not state._can_play(turn):
+            state._next_turn(turn)
+        return state
+
+    def _deal(self, seed: int) -> None:
+        cards = list(DECK)
+        round_rng(FAMILY, seed, 1).shuffle(cards)
+        hand_size, table = DEAL[self.players]
+        self.hands = [
+            sorted(cards[s * hand_size : (s + 1) * hand_size]) for s in range(self.players)
+        ]
+        start = self.players * hand_size
+        self.rows = [[c] for c in sorted(cards[start : start + table])]
+        self.row_specials = [[] for _ in self.rows]
+        self.unused = sorted(cards[start + table :])
+        self.specials = [[Special.X2, Special.PLUS5] for _ in range(self.players)]
+        self.history.append(
+            Event(EventKind.ROUND_START, cards=tuple(r[0] for r in self.rows), round=1)
+        )
+
+    # ----- the GameState interface --------------------------------------------------
+
+    @property
+    def higher_is_better(self) -> bool:
+        return True
+
+    def pending(self) -> tuple[int, ...]:
+        return () if self.over else (self.turn,)
+
+    def decision_kind(self, seat: int) -> DecisionKind:
+        require_pending(self.pending(), seat)
+        return DecisionKind.PLAY_STEP
+
+    def legal_options(self, seat: int) -> list[Option]:
+        require_pending(self.pending(), seat)
+        options: list[Option] = []
+        if self.steps < MAX_STEPS:
+            if self.rows:
+                options = [Option(OptionKind.PLAY, card) for card in self.hands[seat]]
+            for kind in sorted(set(self.specials[seat])):
+                options.extend(
+                    Option(OptionKind.SPECIAL, kind, row)
+                    for row, held in enumerate(self.row_specials)
+                    if kind not in held
+                )
+            options.sort(key=Option.sort_key)
+        if self.steps:
+            options.append(END_TURN)
+        return options
+
+    def apply(self, seat: int, option: Option) -> None:
+        require_pending(self.pending(), seat)
+        require_legal(seat, option, self.legal_options(seat))
+        if option.kind == OptionKind.END_TURN:
+            self._end_turn(seat)
+            return
+        if option.kind == OptionKind.PLAY:
+            self._play(seat, option.card)
+        else:
+            self._special(seat, Special(option.card), option.row)
+        self.steps += 1
+        if not any(self.hands):
+            self.history.append(Event(EventKind.END_TURN, seat=seat, round=1))
+            self.over = True
+        elif self.steps >= MAX_STEPS or not self._can_play(seat):
+            self._end_turn(seat)
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def scores(self) -> list[int]:
+        return [
+            score(
+                self.piles[s],
+                self.pile_specials[s],
+                self.specials[s] if self.over else (),
+            )
+            for s in range(self.players)
+        ]
+
+    def clone(self) -> HornochsenState:
+        other = HornochsenState.__new__(HornochsenState)
+        other.__dict__.update(self.__dict__)
+        other.hands = [list(h) for h in self.hands]
+        other.specials = [list(s) for s in self.specials]
+        other.rows = [list(r) for r in self.rows]
+        other.row_specials = [list(s) for s in self.row_specials]
+        other.piles = [list(p) for p in self.piles]
+        other.pile_specials = [list(s) for s in self.pile_specials]
+        other.unused = list(self.unused)
+        other.history = list(self.history)
+        return other
+
+    def card_locations(self) -> dict[str, list[int]]:
+        places = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}
+        places.update({f"row {r}": list(row) for r, row in enumerate(self.rows)})
+        places.update({f"pile {s}": list(p) for s, p in enumerate(self.piles)})
+        places["unused"] = list(self.unused)
+        return places
+
+    def special_locations(self) -> dict[str, list[int]]:
+        """Where every special card is (Special values); the box holds the ones not dealt."""
+        places = {f"hand {s}": list(h) for s, h in enumerate(self.specials)}
+        places.update({f"row {r}": list(s) for r, s in enumerate(self.row_specials)})
+        places.update({f"pile {s}": list(p) for s, p in enumerate(self.pile_specials)})
+        in_play = [k for cards in places.values() for k in cards]
+        places["box"] = [k for k in Special for _ in range(SPECIALS_PER_KIND - in_play.count(k))]
+        return places
+
+    def view(self, seat: int) -> HornochsenView:
+        require_seat(self.players, seat)
+        to_move = self.pending()
+        own = seat >= 0
+        return HornochsenView(
+            header=make_header(
+                self.variant,
+                self.players,
+                seat,
+                1,
+                self.scores(),
+                to_move,
+                DecisionKind.PLAY_STEP,
+                self.history,
+            ),
+            hand=tuple(self.hands[seat]) if own else (),
+            specials=tuple(self.specials[seat]) if own else (),
+            rows=tuple(
+                HornochsenRow(tuple(row), Special.X2 in held, Special.PLUS5 in held)
+                for row, held in zip(self.rows, self.row_specials, strict=True)
+            ),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            special_counts=tuple(len(s) for s in self.specials),
+            pile_sizes=tuple(
+                len(p) + len(s) for p, s in zip(self.piles, self.pile_specials, strict=True)
+            ),
+            own_pile=tuple(self.piles[seat]) if own else (),
+            own_pile_specials=tuple(self.pile_specials[seat]) if own else (),
+            steps_this_turn=self.steps,
+            all_hands=tuple(tuple(h) for h in self.hands) if not own else (),
+        )
+
+    # ----- the rules ------------------------------------------------------------------
+
+    def _play(self, seat: int, card: int) -> None:
+        self.hands[seat].remove(card)
+        row = row_for(card, [r[-1] for r in self.rows])
+        self.rows[row].append(card)
+        self.history.append(Event(EventKind.PLACE, seat=seat, card=card, row=row, round=1))
+        if len(self.rows[row]) >= ROW_FULL:
+            cards = self.rows.pop(row)
+            self.piles[seat].extend(cards)
+            self.pile_specials[seat].extend(self.row_specials.pop(row))
+            self.pile_specials[seat].sort()
+            self.history.append(
+                Event(EventKind.COLLECT, seat=seat, row=row, cards=tuple(cards), round=1)
+            )
+
+    def _special(self, seat: int, kind: Special, row: int) -> None:
+        self.specials[seat].remove(kind)
+        self.row_specials[row].append(kind)
+        self.row_specials[row].sort()
+        self.history.append(Event(EventKind.SPECIAL, seat=seat, card=kind, row=row, round=1))
+
+    def _can_play(self, seat: int) -> bool:
+        if self.hands[seat] and self.rows:
+            return True
+        return any(k not in held for k in self.specials[seat] for held in self.row_specials)
+
+    def _end_turn(self, seat: int) -> None:
+        self.history.append(Event(EventKind.END_TURN, seat=seat, round=1))
+        self._next_turn(seat)
+
+    def _next_turn(self, seat: int) -> None:
+        """The next seat clockwise that can play; nobody can: the game is over."""
+        self.steps = 0
+        for step in range(1, self.players + 1):
+            candidate = (seat + step) % self.players
+            if self._can_play(candidate):
+                self.turn = candidate
+                return
+        self.over = True
+
+
+def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> HornochsenState:
+    """A new game dealt from `seed`; seat 0 starts (players checked by the caller)."""
+    if options:
+        raise RulesError(f"Hornochsen! has no options, got: {', '.join(options)}")
+    state = HornochsenState(players, variant)
+    state._deal(seed)
+    return state
+
+
+def public_table(
+    events: Sequence[Event], players: int
+) -> tuple[list[list[int]], list[list[int]], list[list[int]], list[list[int]], list[list[int]]]:
+    """Replay the public history of a dealt game: rows, row specials, each seat's collected
+    cards and specials, and each seat's specials still in hand."""
+    rows: list[list[int]] = []
+    row_specials: list[list[int]] = []
+    piles: list[list[int]] = [[] for _ in range(players)]
+    pile_specials: list[list[int]] = [[] for _ in range(players)]
+    in_hand: list[list[int]] = [[Special.X2, Special.PLUS5] for _ in range(players)]
+    for event in events:
+        kind = event.kind
+        if kind == EventKind.ROUND_START:
+            rows = [[card] for card in event.cards]
+            row_specials = [[] for _ in rows]
+        elif kind == EventKind.PLACE:
+            rows[event.row].append(event.card)
+        elif kind == EventKind.SPECIAL:
+            if event.card in in_hand[event.seat]:
+                in_hand[event.seat].remove(event.card)
+            row_specials[event.row] = sorted([*row_specials[event.row], event.card])
+        elif kind == EventKind.COLLECT:
+            piles[event.seat].extend(rows.pop(event.row))
+            pile_specials[event.seat] = sorted(
+                pile_specials[event.seat] + row_specials.pop(event.row)
+            )
+    return rows, row_specials, piles, pile_specials, in_hand
+
+
+def from_view(view: HornochsenView, rng: random.Random) -> HornochsenState:
+    """A full state consistent with `view`: the other hands' bull cards and the unused cards
+    sampled. The public history tells every collected card and every special played."""
+    header = view.header
+    seat, players = header.seat, header.players
+    rows, row_specials, piles, pile_specials, in_hand = public_table(header.history, players)
+    known: list[list[int]] = [[] for _ in range(players)]
+    if seat >= 0:
+        known[seat] = list(view.hand)
+        in_hand[seat] = [Special(k) for k in view.specials]
+    else:
+        known = [list(h) for h in view.all_hands]
+    visible = {c for row in rows for c in row} | {c for pile in piles for c in pile}
+    visible.update(c for hand in known for c in hand)
+    pool = [c for c in DECK if c not in visible]
+    state = HornochsenState(players, header.variant)
+    state.hands = fill_hands(view.hand_sizes, known, pool, rng)
+    state.specials = [sorted(Special(k) for k in s) for s in in_hand]
+    state.rows, state.row_specials = rows, [[Special(k) for k in s] for s in row_specials]
+    state.piles = piles
+    state.pile_specials = [[Special(k) for k in s] for s in pile_specials]
+    state.unused = sorted(pool)
+    state.history = list(header.history)
+    state.steps = view.steps_this_turn
+    if header.to_move:
+        state.turn = header.to_move[0]
+    else:
+        state.over = True
+    return state
