@@ -432,9 +432,7 @@ def from_view(view: XNimmtView, rng: random.Random) -> XNimmtState:
         state.phase, state.chooser = Phase.X_ROW_CARD, header.to_move[0]
         state.taken = list(view.taken)
     else:
+        # Face-down picks are left unmade (as in 6 nimmt!): a simulation lets those seats
+        # choose again, with its own policy, instead of fixing a random card for them.
         state.phase = Phase.PICK
-        # Seats that already chose keep a card of their own hand face down.
-        state.picks = [
-            rng.choice(hands[s]) if picked else 0 for s, picked in enumerate(view.picked)
-        ]
     return state
