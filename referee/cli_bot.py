@@ -8,34 +8,28 @@ from typing import Annotated
 import typer
 
 from referee import cli_check
+from referee.check import run_check
 from referee.cli_errors import fail
 from referee.cli_league import USER_ERRORS, load
 from referee.league.config import LeagueConfig
 from referee.league.runner import LeagueError, register_submission
 from referee.manifest import load_manifest
-from referee.match import run_match
-from referee.spec import BotSpec, MatchSpec
+from referee.spec import BotSpec
 
 app = typer.Typer(help="Submit bots to leagues.", no_args_is_help=True)
 
 
 def check_plays(bot: BotSpec, config: LeagueConfig) -> list[str]:
-    """One match of every league variant with `bot` in every seat; the problems found."""
-    problems = []
-    for index, variant in enumerate(config.variants):
-        spec = MatchSpec(
-            match_id=f"check-{bot.name}-{index}",
-            variant=variant.preset,
-            options=dict(variant.options),
-            seed=index,
-            bots=(bot,) * variant.seats,
-            clock=config.clock,
+    """The conformance check (``bullring bot check``) on every league variant, with the
+    league's clock and seat count; the problems found (empty: the bot may join)."""
+    problems: list[str] = []
+    for variant in config.variants:
+        report = run_check(
+            bot, games=1, variants=[variant.id], players=variant.seats, clock=config.clock
         )
-        result = run_match(spec)
-        problems += [
-            f"{variant.id}: seat {f.seat} {f.kind.value} at decision {f.decision}: {f.detail}"
-            for f in result.faults
-        ]
+        problems += report.problems
+        if problems:
+            break
     return problems
 
 
@@ -51,7 +45,7 @@ def submit(
         bot = load_manifest(manifest)
     except USER_ERRORS as error:
         raise fail(str(error)) from None
-    typer.echo(f"checking {bot.key}: one match of each of {len(config.variants)} variant(s)")
+    typer.echo(f"checking {bot.key} (bullring bot check) on {len(config.variants)} variant(s)")
     problems = check_plays(bot, config)
     if problems:
         typer.echo(f"{bot.key} failed the check, not registered:", err=True)

@@ -10,6 +10,7 @@ import pytest
 from referee.league.config import load_league
 from referee.league.runner import plan_static
 from referee.league.store import LeagueStore
+from tests.referee.helpers import BAD_BOTS
 from tests.referee.league.leagues import REPO, bullring, write_league
 
 pytestmark = pytest.mark.slow
@@ -48,6 +49,13 @@ def test_submit_registers_and_new_versions_keep_history_apart(tmp_path: Path) ->
     refused = bullring("bot", "submit", str(bad), "--league", str(file), cwd=tmp_path)
     assert refused.returncode == 2 and "command" in refused.stderr
     assert "Traceback" not in refused.stderr and not store.exists()
+
+    # A bot that plays illegal options fails the conformance check and is not registered.
+    faulty = bullring(
+        "bot", "submit", str(BAD_BOTS / "illegal.toml"), "--league", str(file), cwd=tmp_path
+    )
+    assert faulty.returncode == 1 and "ILLEGAL" in faulty.stderr, faulty.stderr
+    assert "not registered" in faulty.stderr and not store.exists()
 
     done = bullring("bot", "submit", str(RANDOM_BOT), "--league", str(file), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
