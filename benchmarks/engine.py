@@ -1,0 +1,104 @@
+"""Engine speed: random-play games per second, per preset and player count.
+
+Scalar path: for every preset in sdk.game.PRESETS, ``new_game`` + ``GameState.playout``
+(one process, the random policy; presets whose engine is not implemented are skipped
+with a note). Families with a ``rounds`` option play ``rounds=1`` (the bots' format).
+Batch path (6 nimmt! family): ``sixnimmt_batch.simulate_random`` from a new game, and
+``simulate_view`` from seat 0's view (a fresh determinization per game).
+
+Figures are printed, not asserted. Targets (2-core machine, one process): 6nimmt
+rounds=1, 4 players >= 40,000 games/s, 10 players >= 20,000 games/s.
+
+    .venv/bin/python benchmarks/engine.py [--seconds 1.0] [--preset 6nimmt ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+from sdk.game import PRESETS, new_game
+from sdk.game.variants import FAMILY_OPTIONS
+
+
+def quick_options(preset: str) -> dict[str, str]:
+    family = PRESETS[preset].family
+    has_rounds = any(spec.name == "rounds" for spec in FAMILY_OPTIONS[family])
+    return {"rounds": "1"} if has_rounds else {}
+
+
+def rate(run_batch: Callable[[int], int], seconds: float) -> float:
+    """Games per second: call run_batch(seed) (it returns games played) for `seconds`."""
+    games = 0
+    seed = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds or games == 0:
+        games += run_batch(seed)
+        seed += 1
+    return games / elapsed
+
+
+def scalar(preset: str, players: int, options: dict[str, str], seconds: float) -> float:
+    def one(seed: int) -> int:
+        new_game(preset, players, seed, options).playout(random.Random(seed))
+        return 1
+
+    return rate(one, seconds)
+
+
+def batch(
+    preset: str, players: int, options: dict[str, str], seconds: float
+) -> tuple[float, float]:
+    from sdk.game.sixnimmt import SixNimmtState
+    from sdk.game.sixnimmt_batch import simulate_random, simulate_view
+
+    size = 20_000
+
+    def from_state(seed: int) -> int:
+        state = new_game(preset, players, seed, options)
+        assert isinstance(state, SixNimmtState)
+        return len(simulate_random(state, size, seed))
+
+    def from_view(seed: int) -> int:
+        state = new_game(preset, players, seed, options)
+        assert isinstance(state, SixNimmtState)
+        return len(simulate_view(state.view(0), size, seed))
+
+    return rate(from_state, seconds), rate(from_view, seconds)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
+    parser.add_argument("--preset", action="append", help="only these presets (repeatable)")
+    args = parser.parse_args()
+    presets = args.preset or list(PRESETS)
+    print(
+        f"{'preset':<16} {'options':<10} {'players':>7} {'scalar/s':>10} "
+        f"{'batch/s':>10} {'batch view/s':>12}"
+    )
+    for name in presets:
+        preset = PRESETS[name]
+        options = quick_options(name)
+        label = ",".join(f"{k}={v}" for k, v in options.items()) or "-"
+        for players in range(preset.min_players, preset.max_players + 1):
+            try:
+                speed = scalar(name, players, options, args.seconds)
+            except (ImportError, NotImplementedError) as error:
+                print(f"{name:<16} skipped: engine not implemented ({error})")
+                break
+            batched = "", ""
+            if preset.family == "6nimmt":
+                state_rate, view_rate = batch(name, players, options, args.seconds)
+                batched = f"{state_rate:10,.0f}", f"{view_rate:12,.0f}"
+            print(
+                f"{name:<16} {label:<10} {players:>7} {speed:10,.0f} {batched[0]:>10} "
+                f"{batched[1]:>12}",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
