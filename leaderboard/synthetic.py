@@ -48,6 +48,7 @@ def play_synthetic(spec: MatchSpec) -> MatchResult:
         [(b.name, b.version) for b in spec.bots],
         spec.clock.to_json(),
     )
+    builder.snapshot(state)
     rngs = [random.Random(f"{spec.seed}:{seat}") for seat in range(len(spec.bots))]
     faults: list[Fault] = []
     n = 0
@@ -72,6 +73,7 @@ def play_synthetic(spec: MatchSpec) -> MatchResult:
             n += 1
         for seat, option in chosen:
             state.apply(seat, option)
+            builder.snapshot(state)
     scores = tuple(state.scores())
     ranks = tuple(state.ranks())
     forfeited = tuple(False for _ in spec.bots)

@@ -125,6 +125,7 @@ class MatchRunner:
             [(b.name, b.version) for b in spec.bots],
             spec.clock.to_json(),
         )
+        self.replay.snapshot(self.state)  # the deal: the replay's table before any decision
 
     # --- the match ---------------------------------------------------------------------
 
@@ -157,6 +158,7 @@ class MatchRunner:
             fault = r.fault.to_json() if r.fault else None
             self.replay.decision(r.seat, r.view, r.options, r.choice, r.ms, fault, r.auto)
             state.apply(r.seat, r.option)
+            self.replay.snapshot(state)
         if self.observer:
             self.observer.on_step(state, records)
 

@@ -6,13 +6,17 @@ Format (``format = "bullring-replay"``, ``version = 1``; see docs/referee.md)::
      bots: [{name, version}...], clock: {...},
      decisions: [{n, seat, kind, view, history_len, options, choice, ms, fault, auto}...],
      histories: [[event...] per seat],     # each seat's final public history
+     snapshots: [table before decision 1, change after decision 1, ...],  # snapshots.py
      setup_faults: [fault...],
      result: {scores, ranks, faults, forfeited}}
 
 A decision's ``view`` is the seat's view as JSON without its history; the history the seat
 saw is ``histories[seat][:history_len]`` (histories only grow), which keeps replays linear
-in the match length. :func:`resimulate` replays every choice through a fresh engine and
-checks every recorded view, option list and the result.
+in the match length. ``snapshots`` (referee/snapshots.py) hold the whole table at every
+step, for replay viewers that must not re-simulate; replays recorded before they existed
+lack them (:func:`snapshot_deltas` re-simulates those). :func:`resimulate` replays every
+choice through a fresh engine and checks every recorded view, option list, snapshot and
+the result.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from referee.snapshots import Snapshot, SnapshotRecorder, expand, snapshot
 from sdk.game import Event, GameState, Option, OptionKind, Side, new_game
 from sdk.game.views import View
 
@@ -131,6 +136,7 @@ class ReplayBuilder:
         bots: Sequence[tuple[str, str]],
         clock: Mapping[str, Json],
     ) -> None:
+        self.snapshots = SnapshotRecorder()
         self.data: dict[str, Json] = {
             "format": FORMAT,
             "version": VERSION,
@@ -174,6 +180,10 @@ class ReplayBuilder:
             }
         )
 
+    def snapshot(self, state: GameState) -> None:
+        """Record the table: once at the deal, then after every applied decision."""
+        self.snapshots.record(state)
+
     def setup_fault(self, fault: Mapping[str, Json]) -> None:
         self.data["setup_faults"].append(dict(fault))
 
@@ -181,6 +191,8 @@ class ReplayBuilder:
         self.data["histories"] = [
             history_to_json(_view_history(state.view(seat))) for seat in range(state.players)
         ]
+        if self.snapshots.deltas:
+            self.data["snapshots"] = self.snapshots.deltas
         self.data["result"] = dict(result)
         return self.data
 
@@ -268,6 +280,8 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
     histories: list[list[Json]] = replay["histories"]
     decisions: list[Mapping[str, Json]] = replay["decisions"]
     seen: list[tuple[Event, ...]] = [() for _ in range(state.players)]
+    tables = _stored_snapshots(replay, len(decisions))
+    _check_snapshot(tables, 0, state)
     i = 0
     while not state.is_terminal():
         pending = state.pending()
@@ -294,6 +308,7 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
         for record in group:
             seat = int(record["seat"])
             state.apply(seat, option_from_json(record["options"][int(record["choice"])]))
+            _check_snapshot(tables, int(record["n"]) + 1, state)
         i += len(pending)
     if i != len(decisions):
         raise ReplayError(f"the game ended after {i} decisions, the replay has {len(decisions)}")
@@ -305,3 +320,34 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
     if scores != list(result["scores"]) or state.ranks() != list(result["ranks"]):
         raise ReplayError(f"re-simulated scores {scores} differ from {result['scores']}")
     return scores
+
+
+def _stored_snapshots(replay: Mapping[str, Json], decisions: int) -> list[Snapshot] | None:
+    """The replay's full snapshots (None for a replay recorded without them)."""
+    deltas = replay.get("snapshots")
+    if deltas is None:
+        return None
+    if not isinstance(deltas, list) or len(deltas) != decisions + 1:
+        raise ReplayError(f"snapshots: {decisions + 1} expected (the deal and every decision)")
+    return expand(deltas)
+
+
+def _check_snapshot(tables: list[Snapshot] | None, step: int, state: GameState) -> None:
+    if tables is not None and tables[step] != snapshot(state):
+        where = "the deal" if step == 0 else f"decision {step - 1}"
+        raise ReplayError(f"{where}: the recorded table snapshot differs from the engine's")
+
+
+def snapshot_deltas(replay: Mapping[str, Json]) -> list[Snapshot]:
+    """The replay's snapshots as stored (see referee/snapshots.py); a replay recorded
+    before snapshots existed is re-simulated to make them (slow, but exact)."""
+    stored = replay.get("snapshots")
+    if stored is not None:
+        return list(stored)
+    recorder = SnapshotRecorder()
+    state = new_state(replay)
+    recorder.record(state)
+    for record in replay["decisions"]:
+        state.apply(int(record["seat"]), option_from_json(record["options"][int(record["choice"])]))
+        recorder.record(state)
+    return recorder.deltas

@@ -1,0 +1,110 @@
+"""Table snapshots: the whole table after every decision, recorded in the replay at play time.
+
+A snapshot is the referee's all-seeing view (``state.view(-1)``) as JSON, without what
+never changes in a match or is re-derivable (the header's variant, options, players, seat,
+decision and the public history; the empty ``hand`` of seat -1), plus what only each seat
+knows of its own and the referee's view leaves empty (:data:`SEAT_OWN_FIELDS`: X nimmt!'s
+X piles, Hornochsen!'s specials and collected piles), kept as one entry per seat::
+
+    {"round": 1, "scores": [0, 0], "to_move": [0, 1],
+     "rows": [[3], [17], ...], "all_hands": [[...], [...]], ...view fields...,
+     # (enums as their number; a Hornochsen! row as [cards, x2, plus5])
+     "own_x_pile": [[...seat 0's...], [...seat 1's...]]}     # only when the family has it
+
+A replay stores ``snapshots[0]`` (the deal, before any decision) in full and
+``snapshots[k]`` (after decision k) as the keys whose value changed (:func:`delta`), so a
+replay grows by a few numbers per decision. From a snapshot, any seat's view of that moment
+is exact: its hand is ``all_hands[seat]``, its own fields are entry ``seat``, and every
+other field is public (the same in every view). :func:`seat_fields` says which is which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sdk.game import GameState, HornochsenRow
+
+Json = Any
+Snapshot = dict[str, Json]
+
+SEAT_OWN_FIELDS = ("specials", "own_x_pile", "own_pile", "own_pile_specials")
+"""View fields a seat fills with what only it knows of its own (empty for seat -1)."""
+
+_LEFT_OUT = frozenset({"header", "hand"})
+_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _fields(kind: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(shared fields, seat-own fields) of a view type, cached."""
+    if kind not in _FIELDS:
+        names = [n for n in kind.__dataclass_fields__ if n not in _LEFT_OUT]  # type: ignore[attr-defined]
+        own = tuple(n for n in names if n in SEAT_OWN_FIELDS)
+        _FIELDS[kind] = (tuple(n for n in names if n not in own), own)
+    return _FIELDS[kind]
+
+
+def _json(value: object) -> Json:
+    """A view field as JSON: numbers and bools as they are (enums as their number), tuples
+    as lists, a Hornochsen! row as ``[cards, x2, plus5]``."""
+    kind = type(value)
+    if kind is tuple:
+        return [_json(item) for item in value]  # type: ignore[attr-defined]
+    if kind is int or kind is bool:
+        return value
+    if kind is HornochsenRow:
+        return [list(value.cards), value.x2, value.plus5]  # type: ignore[attr-defined]
+    if isinstance(value, int):  # an IntEnum (Hornochsen! specials)
+        return int(value)
+    return value
+
+
+def snapshot(state: GameState) -> Snapshot:
+    """The table of `state` right now (see the module docstring)."""
+    view = state.view(-1)
+    header = view.header  # type: ignore[attr-defined]
+    shared, own = _fields(type(view))
+    data: Snapshot = {
+        "round": header.round,
+        "scores": list(header.scores),
+        "to_move": list(header.to_move),
+    }
+    for name in shared:
+        data[name] = _json(getattr(view, name))
+    if own:
+        views = [state.view(seat) for seat in range(state.players)]
+        for name in own:
+            data[name] = [_json(getattr(v, name)) for v in views]
+    return data
+
+
+def delta(previous: Mapping[str, Json], current: Mapping[str, Json]) -> Snapshot:
+    """The keys of `current` whose value differs from `previous`."""
+    return {k: v for k, v in current.items() if previous.get(k) != v}
+
+
+def expand(deltas: Sequence[Mapping[str, Json]]) -> list[Snapshot]:
+    """Undo :func:`delta`: every full snapshot, in order (what the viewer's JavaScript
+    does too)."""
+    full: list[Snapshot] = []
+    for change in deltas:
+        full.append({**full[-1], **change} if full else dict(change))
+    return full
+
+
+def seat_fields(snap: Mapping[str, Json]) -> tuple[str, ...]:
+    """The seat-own fields present in a snapshot (entry per seat)."""
+    return tuple(name for name in SEAT_OWN_FIELDS if name in snap)
+
+
+class SnapshotRecorder:
+    """Keeps the last snapshot and turns each new one into its delta."""
+
+    def __init__(self) -> None:
+        self.last: Snapshot | None = None
+        self.deltas: list[Snapshot] = []
+
+    def record(self, state: GameState) -> None:
+        current = snapshot(state)
+        self.deltas.append(current if self.last is None else delta(self.last, current))
+        self.last = current
