@@ -192,7 +192,8 @@ class HornochsenState(GameState):
 
     def apply(self, seat: int, option: Option) -> None:
         require_pending(self.pending(), seat)
-        require_legal(seat, option, self.legal_options(seat))
+        if not self._is_legal(seat, option):
+            require_legal(seat, option, self.legal_options(seat))
         if option.kind == OptionKind.END_TURN:
             self._end_turn(seat)
             return
@@ -282,6 +283,26 @@ class HornochsenState(GameState):
         )
 
     # ----- the rules ------------------------------------------------------------------
+
+    def _is_legal(self, seat: int, option: Option) -> bool:
+        """A quick legality check of one option (the same rules as legal_options)."""
+        if option.kind == OptionKind.END_TURN:
+            return option == END_TURN and self.steps > 0
+        if self.steps >= MAX_STEPS:
+            return False
+        if option.kind == OptionKind.PLAY:
+            return (
+                option == Option(OptionKind.PLAY, option.card)
+                and bool(self.rows)
+                and option.card in self.hands[seat]
+            )
+        return (
+            option.kind == OptionKind.SPECIAL
+            and option.card in self.specials[seat]
+            and 0 <= option.row < len(self.rows)
+            and option.card not in self.row_specials[option.row]
+            and option == Option(OptionKind.SPECIAL, option.card, option.row)
+        )
 
     def _play(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
