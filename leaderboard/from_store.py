@@ -78,9 +78,26 @@ def load_site(store: LeagueStore, built_at: str | None = None) -> Site:
         standings=standings,
         bots=bots,
         matches=matches,
-        load_replay=lambda match_id: store.replay(match_id) or {},
+        load_replay=StoreReplays(store),
         recent_matches=tuple(reversed(summaries[-20:])),
     )
+
+
+class StoreReplays:
+    """Loads a match's replay from the store ({} if none). Picklable, for worker processes:
+    a copy in another process opens the store read-only on its first call."""
+
+    def __init__(self, store: LeagueStore) -> None:
+        self.path = store.path
+        self.store: LeagueStore | None = store
+
+    def __call__(self, match_id: str) -> Mapping[str, Any]:
+        if self.store is None:
+            self.store = LeagueStore.open_readonly(self.path)
+        return self.store.replay(match_id) or {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"path": self.path, "store": None}
 
 
 def _summary(

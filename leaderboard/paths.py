@@ -38,9 +38,9 @@ def match_page(match_id: str) -> str:
     return f"{MATCHES_DIR}/{slug(match_id)}.html"
 
 
-def replay_script(match_id: str, perspective: str) -> str:
-    """The per-match viewer data: perspective is "referee" or "seat<N>"."""
-    return f"{MATCHES_DIR}/{slug(match_id)}.{perspective}.js"
+def replay_script(match_id: str) -> str:
+    """The per-match replay viewer data (every perspective is drawn from it)."""
+    return f"{MATCHES_DIR}/{slug(match_id)}.replay.js"
 
 
 def match_list_page(number: int) -> str:

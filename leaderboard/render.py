@@ -1,8 +1,9 @@
 """Write the static site from the data model: pages, JSON files, charts, replay data.
 
 Every link is relative (see paths.py); the only scripts and styles are the two files of
-leaderboard/static/, copied into the site. Replay data is one small script per match and
-perspective, loaded by the match page on demand.
+leaderboard/static/, copied into the site. Replay data is one small script per match,
+loaded by the match page (leaderboard/viewer_data.py); worker processes make it while the
+other pages are written.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import jinja2
 
 from leaderboard import charts, jsondata, paths
 from leaderboard.model import BotPage, MatchSummary, RatingSeries, Site, VariantStandings
-from leaderboard.replay_files import ReplayFiles, Source
+from leaderboard.replay_files import ReplayFiles, perspectives
 
 RECENT_ON_INDEX = 20
 STATIC_SOURCE = Path(__file__).parent / "static"
@@ -79,6 +80,9 @@ def render_site(site: Site, out_dir: Path, workers: int = 0) -> Written:
     for sub in (paths.STATIC_DIR, paths.BOTS_DIR, paths.MATCHES_DIR):
         (out_dir / sub).mkdir(exist_ok=True)
     writer = SiteWriter(site, out_dir)
+    summaries = list(site.matches())
+    replay_files = ReplayFiles(out_dir, site.load_replay, workers)
+    replay_files.start(summaries)
     _copy_static(writer)
     league = site.league
     writer.json("league.json", jsondata.league_json(league, site.standings))
@@ -95,18 +99,16 @@ def render_site(site: Site, out_dir: Path, workers: int = 0) -> Written:
         )
     for bot in site.bots:
         writer.page(paths.bot_page(bot.bot), "bot.html", b=bot, charts=_bot_charts(bot))
-    summaries = list(site.matches())
-    replay_files = ReplayFiles(out_dir, site.load_replay, workers)
-    sources = replay_files.sources(summaries)
+    newest_first = summaries[::-1]
+    _write_match_lists(writer, newest_first)
+    recent = site.recent_matches or tuple(newest_first[:RECENT_ON_INDEX])
+    writer.page("index.html", "index.html", standings=site.standings, bots=site.bots, recent=recent)
+    with_replay = replay_files.finish()
     for match in summaries:
-        _write_match(writer, match, sources.get(match.match_id, []))
+        _write_match(writer, match, match.match_id in with_replay)
     writer.written.files += replay_files.files
     writer.written.replays_made = replay_files.made
     writer.written.replays_reused = replay_files.reused
-    summaries.reverse()
-    _write_match_lists(writer, summaries)
-    recent = site.recent_matches or tuple(summaries[:RECENT_ON_INDEX])
-    writer.page("index.html", "index.html", standings=site.standings, bots=site.bots, recent=recent)
     return writer.written
 
 
@@ -147,9 +149,14 @@ def _series_chart(series: RatingSeries) -> str:
     )
 
 
-def _write_match(writer: SiteWriter, match: MatchSummary, sources: list[Source]) -> None:
-    perspectives = [s.to_json() for s in sources]
-    writer.page(paths.match_page(match.match_id), "match.html", m=match, perspectives=perspectives)
+def _write_match(writer: SiteWriter, match: MatchSummary, has_replay: bool) -> None:
+    writer.page(
+        paths.match_page(match.match_id),
+        "match.html",
+        m=match,
+        perspectives=perspectives(match) if has_replay else [],
+        replay_src=paths.replay_script(match.match_id).rsplit("/", 1)[-1],
+    )
     writer.written.matches += 1
 
 

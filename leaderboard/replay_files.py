@@ -1,149 +1,125 @@
-"""The per-match replay data files, made once and reused by later builds.
+"""The per-match replay data files (leaderboard/viewer_data.py), made once and reused.
 
-Making a match's viewer data means re-simulating it (leaderboard/frames.py), the one costly
-step of a build. A finished match never changes, so the builder keeps a small manifest in
-the site (``matches/replays.cache.json``: match id -> key and file names) and on the next
-build into the same folder re-makes only the matches that are new or whose key changed
-(the key covers the stored result and the frame format). New matches are made in worker
-processes when there are many.
+Making a match's data file means reading its replay from the store and writing it compact:
+no simulation when the replay holds table snapshots (every replay recorded since they
+exist). A finished match never changes, so the builder keeps a small manifest in the site
+(``matches/replays.cache.json``: match id -> key) and a later build into the same folder
+re-makes only the matches that are new or whose key changed (the key covers the stored
+result and the data format). Many new matches are made by worker processes, each reading
+the store itself, while the builder writes the pages.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from leaderboard import paths
-from leaderboard.frames import build_perspectives
 from leaderboard.model import MatchSummary, ReplayLoader
+from leaderboard.viewer_data import viewer_script
 
-FRAMES_VERSION = 1  # bump when the data files' shape changes: every match is re-made
+DATA_VERSION = 2  # bump when the data files' shape changes: every match is re-made
 CACHE_FILE = f"{paths.MATCHES_DIR}/replays.cache.json"
-PARALLEL_FROM = 64  # matches to make before worker processes pay off
-CHUNK = 32
-
-
-@dataclass(frozen=True)
-class Source:
-    """One perspective's data file of a match, as the match page lists it."""
-
-    name: str  # "referee" or "seat<N>"
-    label: str
-    src: str  # file name, relative to the match page
-
-    def to_json(self) -> dict[str, str]:
-        return {"name": self.name, "label": self.label, "src": self.src}
+PARALLEL_FROM = 256  # matches to make before worker processes pay off
+CHUNK = 250
 
 
 def match_key(match: MatchSummary) -> str:
     seats = ";".join(f"{s.bot},{s.score},{s.rank},{s.faults}" for s in match.seats)
-    return f"{FRAMES_VERSION}|{match.variant}|{match.seed}|{match.decisions}|{seats}"
+    return f"{DATA_VERSION}|{match.variant}|{match.seed}|{match.decisions}|{seats}"
 
 
-def label(seat: int, players: Sequence[str]) -> str:
-    return "Referee view (every hand)" if seat < 0 else f"Seat {seat}: {players[seat]}"
-
-
-def make_files(replay: Mapping[str, Any]) -> list[tuple[str, int, str]]:
-    """(perspective, seat, script text) for every perspective of a replay."""
-    out = []
-    for perspective in build_perspectives(replay):
-        payload = json.dumps(perspective.data, separators=(",", ":"), ensure_ascii=False)
-        out.append((perspective.name, perspective.seat, f"Bullring.replayLoaded({payload});\n"))
-    return out
-
-
-def _make_many(replays: list[Mapping[str, Any]]) -> list[list[tuple[str, int, str]]]:
-    return [make_files(r) for r in replays]
+def write_files(out_dir: Path, load_replay: ReplayLoader, match_ids: Sequence[str]) -> list[str]:
+    """Write the data file of each match that has a replay; the ids written."""
+    written = []
+    for match_id in match_ids:
+        replay = load_replay(match_id)
+        if replay:
+            target = out_dir / paths.replay_script(match_id)
+            target.write_text(viewer_script(replay), encoding="utf-8")
+            written.append(match_id)
+    return written
 
 
 class ReplayFiles:
-    """Makes (or reuses) the data files of every match; counts what it made."""
+    """Makes (or reuses) the data files of every match; counts what it made.
+
+    :meth:`start` hands the work to worker processes (or does it at once when there is
+    little); :meth:`finish` waits for it and returns the ids of matches with a data file.
+    """
 
     def __init__(self, out_dir: Path, load_replay: ReplayLoader, workers: int = 0) -> None:
         self.out = out_dir
         self.load_replay = load_replay
         self.workers = workers or min(4, os.cpu_count() or 1)
-        self.cache: dict[str, dict[str, Any]] = self._read_cache()
+        self.cache: dict[str, Any] = self._read_cache()
         self.made = 0
         self.reused = 0
         self.files = 0
+        self._matches: list[MatchSummary] = []
+        self._have: set[str] = set()
+        self._pool: ProcessPoolExecutor | None = None
+        self._pending: list[Future[list[str]]] = []
 
-    def _read_cache(self) -> dict[str, dict[str, Any]]:
+    def _read_cache(self) -> dict[str, Any]:
         try:
             data = json.loads((self.out / CACHE_FILE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
         return data if isinstance(data, dict) else {}
 
-    def _cached(self, match: MatchSummary) -> list[Source] | None:
-        entry = self.cache.get(match.match_id)
-        if not entry or entry.get("key") != match_key(match):
-            return None
-        sources = [Source(**s) for s in entry.get("sources", [])]
-        folder = self.out / paths.MATCHES_DIR
-        if not all((folder / s.src).is_file() for s in sources):
-            return None
-        return sources
+    def _cached(self, match: MatchSummary) -> bool:
+        return (
+            self.cache.get(match.match_id) == match_key(match)
+            and (self.out / paths.replay_script(match.match_id)).is_file()
+        )
 
-    def sources(self, matches: Sequence[MatchSummary]) -> dict[str, list[Source]]:
-        """Every match's data files, making the missing ones; match id -> sources."""
-        result: dict[str, list[Source]] = {}
-        todo: list[MatchSummary] = []
-        for match in matches:
-            cached = self._cached(match)
-            if cached is None:
-                todo.append(match)
-            else:
-                result[match.match_id] = cached
+    def start(self, matches: Sequence[MatchSummary]) -> None:
+        self._matches = list(matches)
+        todo = []
+        for match in self._matches:
+            if self._cached(match):
+                self._have.add(match.match_id)
                 self.reused += 1
-        for match, files in self._make(todo):
-            result[match.match_id] = self._write(match, files)
-            self.made += 1
-        self.cache = {
-            m.match_id: {"key": match_key(m), "sources": [s.to_json() for s in result[m.match_id]]}
-            for m in matches
-        }
-        (self.out / CACHE_FILE).write_text(json.dumps(self.cache), encoding="utf-8")
-        return result
-
-    def _make(
-        self, todo: list[MatchSummary]
-    ) -> Iterator[tuple[MatchSummary, list[tuple[str, int, str]]]]:
+            else:
+                todo.append(match.match_id)
         if len(todo) < PARALLEL_FROM or self.workers == 1:
-            for match in todo:
-                replay = self.load_replay(match.match_id)
-                yield match, make_files(replay) if replay else []
+            self._done(write_files(self.out, self.load_replay, todo))
             return
-        chunks = [todo[i : i + CHUNK] for i in range(0, len(todo), CHUNK)]
-        with ProcessPoolExecutor(max_workers=self.workers) as pool:
-            pending = []
-            for chunk in chunks:
-                replays = [self.load_replay(m.match_id) for m in chunk]
-                pending.append((chunk, pool.submit(_make_many, replays)))
-                while len(pending) > 2 * self.workers:
-                    yield from _finish(pending.pop(0))
-            while pending:
-                yield from _finish(pending.pop(0))
+        self._pool = ProcessPoolExecutor(max_workers=self.workers)
+        for i in range(0, len(todo), CHUNK):
+            chunk = todo[i : i + CHUNK]
+            self._pending.append(self._pool.submit(write_files, self.out, self.load_replay, chunk))
 
-    def _write(self, match: MatchSummary, files: list[tuple[str, int, str]]) -> list[Source]:
-        players = [s.bot for s in match.seats]
-        sources = []
-        for name, seat, text in files:
-            relative = paths.replay_script(match.match_id, name)
-            (self.out / relative).write_text(text, encoding="utf-8")
-            self.files += 1
-            sources.append(Source(name, label(seat, players), relative.rsplit("/", 1)[-1]))
-        return sources
+    def _done(self, written: list[str]) -> None:
+        self._have.update(written)
+        self.made += len(written)
+        self.files += len(written)
+
+    def finish(self) -> set[str]:
+        try:
+            for future in self._pending:
+                self._done(future.result())
+        finally:
+            if self._pool is not None:
+                self._pool.shutdown(cancel_futures=True)
+        self.cache = {m.match_id: match_key(m) for m in self._matches if m.match_id in self._have}
+        (self.out / CACHE_FILE).write_text(json.dumps(self.cache), encoding="utf-8")
+        return self._have
 
 
-def _finish(
-    item: tuple[list[MatchSummary], Any],
-) -> Iterator[tuple[MatchSummary, list[tuple[str, int, str]]]]:
-    chunk, future = item
-    yield from zip(chunk, future.result(), strict=True)
+def label(seat: int, players: Sequence[str]) -> str:
+    return "Referee view (every hand)" if seat < 0 else f"Seat {seat}: {players[seat]}"
+
+
+def perspectives(match: MatchSummary) -> list[dict[str, str]]:
+    """The viewer's perspective menu of a match: the referee, then each seat."""
+    players = [s.bot for s in match.seats]
+    return [
+        {"name": "referee" if seat < 0 else f"seat{seat}", "label": label(seat, players)}
+        for seat in range(-1, len(players))
+    ]

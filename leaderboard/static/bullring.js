@@ -1,5 +1,5 @@
 /* Bullring leaderboard: sortable tables and the replay viewer. Vanilla JS, no fetch():
-   per-match data files are <script> tags that call Bullring.replayLoaded(data), so the
+   a match's data file is a <script> tag that calls Bullring.replayLoaded(data), so the
    site works from file:// as well as from any static host. */
 "use strict";
 var Bullring = (function () {
@@ -40,8 +40,13 @@ var Bullring = (function () {
     });
   }
 
-  /* ---- replay viewer ---- */
+  /* ---- replay viewer ----
+     One data file per match (leaderboard/viewer_data.py): the decisions and a snapshot of
+     the table after each one (referee/snapshots.py). The referee's table shows every hand;
+     a seat's table shows only what that seat's own view holds at that step (tableOf). */
   var viewer = null;
+  var SPECIALS = { 1: "x2", 2: "+5" };
+  var SECRET_DECISIONS = ["PICK_CARD"];  // a choice hidden from the other seats when made
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -50,23 +55,99 @@ var Bullring = (function () {
     return node;
   }
 
-  function expand(frames) {
-    var tables = [];
-    frames.forEach(function (frame, k) {
-      if (k === 0) { tables.push(frame); return; }
-      var table = Object.assign({}, tables[k - 1]);
-      Object.keys(frame).forEach(function (key) {
-        if (key === "seats") {
-          table.seats = table.seats.map(function (old, i) {
-            return frame.seats[i] === null ? old : frame.seats[i];
-          });
-        } else {
-          table[key] = frame[key];
-        }
-      });
-      tables.push(table);
+  function expand(snapshots) {
+    var full = [];
+    snapshots.forEach(function (change, k) {
+      full.push(k === 0 ? change : Object.assign({}, full[k - 1], change));
     });
-    return tables;
+    return full;
+  }
+
+  function joined(list) { return list.length ? list.join(" ") : "-"; }
+
+  function revealed(s) {
+    if (!s.revealed || !s.revealed.length) return [];
+    return ["Revealed: " + s.revealed.map(function (p) { return "seat " + p[0] + ": " + p[1]; }).join(", ")];
+  }
+
+  /* The table `seat` may see (-1: the referee, every hand), from a full snapshot. */
+  function tableOf(family, s, seat) {
+    var players = s.hand_sizes.length;
+    function hand(i) {
+      if (seat < 0 || s.public_hands || i === seat) return s.all_hands[i];
+      return null;
+    }
+    var areas = [], notes = [], seats = [];
+    for (var i = 0; i < players; i++) seats.push({ hand: hand(i), hand_size: s.hand_sizes[i], extra: [] });
+    if (family === "6nimmt") {
+      s.rows.forEach(function (r, k) { areas.push({ label: "Row " + (k + 1), cards: r, tags: [] }); });
+      notes = revealed(s);
+      if (s.pending_card) notes.push("Waiting to place: " + s.pending_card);
+      if (s.draft_pool.length) notes.push("Draft pool: " + s.draft_pool.join(" "));
+      if (s.public_hands) notes.push("Hands are public in this variant");
+      seats.forEach(function (box, i) {
+        box.extra.push("Heads this round: " + s.round_penalties[i]);
+        if (s.picked[i]) box.extra.push("Picked");
+      });
+    } else if (family === "xnimmt") {
+      s.rows.forEach(function (r, k) {
+        areas.push({ label: "Row " + (k + 1), cards: r, tags: ["takes at " + s.capacities[k]] });
+      });
+      notes = revealed(s);
+      if (s.pending_card) notes.push("Waiting to place: " + s.pending_card);
+      if (s.taken.length) notes.push("Just taken: " + s.taken.join(" "));
+      seats.forEach(function (box, i) {
+        box.extra.push("X row: " + joined(s.x_rows[i]));
+        box.extra.push(i === seat ? "X pile: " + joined(s.own_x_pile[i]) : "X pile: " + s.x_pile_sizes[i] + " cards");
+        if (s.picked[i]) box.extra.push("Picked");
+      });
+    } else if (family === "11nimmt") {
+      s.pile_tops.forEach(function (top, k) { areas.push({ label: "Pile " + (k + 1), cards: [top], tags: ["top"] }); });
+      notes = ["Deck: " + s.deck_size + " cards", "Bull supply: " + s.supply, "Round starter: seat " + s.starter];
+      if (s.turn_plays.length) {
+        notes.push("This turn: " + s.turn_plays.map(function (p) { return p[0] + " on pile " + (p[1] + 1); }).join(", "));
+      }
+      seats.forEach(function (box, i) { box.extra.push("Bull cards: " + s.bulls[i]); });
+    } else if (family === "hornochsen") {
+      s.rows.forEach(function (r, k) {
+        areas.push({ label: "Row " + (k + 1), cards: r[0], tags: (r[1] ? ["x2"] : []).concat(r[2] ? ["+5"] : []) });
+      });
+      if (s.steps_this_turn) notes.push("Steps this turn: " + s.steps_this_turn);
+      seats.forEach(function (box, i) {
+        if (i === seat) {
+          box.extra.push("Specials in hand: " + joined(s.specials[i].map(function (c) { return SPECIALS[c] || String(c); })));
+          box.extra.push("Collected: " + joined(s.own_pile[i]));
+        } else {
+          box.extra.push("Specials in hand: " + s.special_counts[i]);
+        }
+        box.extra.push("Scoring pile: " + s.pile_sizes[i] + " cards");
+      });
+    }
+    return { round: s.round, scores: s.scores, to_move: s.to_move, areas: areas, seats: seats, notes: notes };
+  }
+
+  /* An option [kind, card, row, side, target] in words (as sdk Option.describe). */
+  function describeOption(o) {
+    var kind = o[0], card = o[1], row = o[2];
+    if (kind === 1) return "card " + card;
+    if (kind === 2) return "take row " + (row + 1);
+    if (kind === 3) return "place on row " + (row + 1) + " (" + (o[3] ? "left" : "right") + " end)";
+    if (kind === 4) return "play " + card + (row >= 0 ? " on pile " + (row + 1) : "");
+    if (kind === 5) return "play " + (card === 1 ? "X2" : "PLUS5") + " on row " + (row + 1);
+    if (kind === 6) return "end turn";
+    return "steal from seat " + o[4];
+  }
+
+  /* Decision `d` as `seat` may see it (-1: everything). */
+  function decisionOf(d, seat) {
+    var own = seat < 0 || d[0] === seat;
+    var hidden = !own && SECRET_DECISIONS.indexOf(d[1]) >= 0;
+    return {
+      seat: d[0], kind: d[1],
+      choice: hidden ? null : describeOption(d[3][d[2]]),
+      options: own ? d[3].map(describeOption) : null,
+      time_ms: d[4], fault: d[5]
+    };
   }
 
   function cards(list) {
@@ -130,27 +211,27 @@ var Bullring = (function () {
     if (step === 0) {
       box.appendChild(el("span", "", "The deal, before any decision"));
     } else {
-      var d = data.decisions[step - 1];
+      var d = decisionOf(data.decisions[step - 1], viewer.seat);
       box.appendChild(el("span", "what", describe(data, d)));
       box.appendChild(el("span", "time", " · " + d.time_ms.toFixed(1) + " ms"));
       if (d.options) box.appendChild(el("span", "options", " · options: " + d.options.join(", ")));
       if (d.fault) box.appendChild(el("span", "fault", " · fault " + d.fault.kind + ": " + (d.fault.detail || "")));
     }
-    renderTable(data, viewer.tables[step]);
+    renderTable(data, tableOf(data.family, viewer.snapshots[step], viewer.seat));
     var items = document.getElementById("decisions").children;
     Array.prototype.forEach.call(items, function (li, i) {
       li.classList.toggle("current", i === step - 1);
     });
   }
 
-  function replayLoaded(data) {
-    var step = viewer.data ? viewer.step : 0;
-    viewer.data = data;
-    viewer.tables = expand(data.frames);
-    document.getElementById("jump").max = String(data.decisions.length);
+  /* Draw the match from perspective `name` ("referee" or "seat<N>"). */
+  function perspective(name) {
+    var data = viewer.data;
+    viewer.seat = name === "referee" ? -1 : parseInt(name.slice(4), 10);
     var list = document.getElementById("decisions");
     list.textContent = "";
-    data.decisions.forEach(function (d, i) {
+    data.decisions.forEach(function (raw, i) {
+      var d = decisionOf(raw, viewer.seat);
       var li = el("li", d.fault ? "faulted" : "");
       var a = el("a", "", describe(data, d) + (d.fault ? " · " + d.fault.kind : ""));
       a.href = "#";
@@ -158,26 +239,27 @@ var Bullring = (function () {
       li.appendChild(a);
       list.appendChild(li);
     });
-    document.getElementById("replay").setAttribute("data-perspective", data.perspective);
-    show(step);
+    document.getElementById("replay").setAttribute("data-perspective", name);
+    show(viewer.step);
   }
 
-  function load(name) {
-    var source = viewer.sources.filter(function (s) { return s.name === name; })[0];
-    var script = document.createElement("script");
-    script.src = source.src;
-    script.onerror = function () { document.getElementById("table").textContent = "Replay data missing."; };
-    document.body.appendChild(script);
+  function replayLoaded(data) {
+    viewer.data = data;
+    viewer.snapshots = expand(data.snapshots);
+    document.getElementById("jump").max = String(data.decisions.length);
+    perspective(document.getElementById("perspective").value);
   }
 
   function initReplay(section) {
-    viewer = { sources: JSON.parse(section.getAttribute("data-sources")), data: null, step: 0 };
+    viewer = { data: null, snapshots: [], step: 0, seat: -1 };
     document.getElementById("first").onclick = function () { show(0); };
     document.getElementById("prev").onclick = function () { show(viewer.step - 1); };
     document.getElementById("next").onclick = function () { show(viewer.step + 1); };
     document.getElementById("last").onclick = function () { show(Infinity); };
     document.getElementById("jump").onchange = function (e) { show(parseInt(e.target.value, 10) || 0); };
-    document.getElementById("perspective").onchange = function (e) { load(e.target.value); };
+    document.getElementById("perspective").onchange = function (e) {
+      if (viewer.data) perspective(e.target.value);
+    };
     document.addEventListener("keydown", function (e) {
       if (!viewer.data || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
       if (e.key === "ArrowRight") { show(viewer.step + 1); e.preventDefault(); }
@@ -185,7 +267,10 @@ var Bullring = (function () {
       else if (e.key === "Home") { show(0); e.preventDefault(); }
       else if (e.key === "End") { show(Infinity); e.preventDefault(); }
     });
-    load(viewer.sources[0].name);
+    var script = document.createElement("script");
+    script.src = section.getAttribute("data-src");
+    script.onerror = function () { document.getElementById("table").textContent = "Replay data missing."; };
+    document.body.appendChild(script);
   }
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -194,5 +279,5 @@ var Bullring = (function () {
     if (section) initReplay(section);
   });
 
-  return { replayLoaded: replayLoaded, show: show, expand: expand };
+  return { replayLoaded: replayLoaded, show: show, expand: expand, tableOf: tableOf };
 })();

@@ -24,7 +24,13 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-VARIANTS = (("6nimmt", "rounds=1", 4), ("6nimmt-logic", "rounds=1", 3), ("xnimmt", "", 3))
+VARIANTS = (
+    ("6nimmt", "rounds=1", 4),
+    ("6nimmt-logic", "rounds=1", 3),
+    ("xnimmt", "", 3),
+    ("11nimmt", "", 3),
+    ("hornochsen", "", 3),
+)
 
 
 @pytest.fixture(scope="session")
@@ -32,7 +38,7 @@ def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("league") / "league.sqlite"
     config = synthetic_config(path, name="demo", variants=VARIANTS, games=6, seed=7)
     summary = run_synthetic_league(config)
-    assert summary.errors == [] and summary.finished == 18
+    assert summary.errors == [] and summary.finished == 6 * len(VARIANTS)
     return path
 
 

@@ -1,7 +1,8 @@
-"""Turn a typed view (sdk/game/views.py) into the replay viewer's plain table.
+"""The replay viewer's table for a typed view (sdk/game/views.py): the tests' oracle.
 
-The table is JSON-able and the same shape for every family, so the viewer's JavaScript
-never special-cases a variant::
+The viewer's JavaScript (leaderboard/static/bullring.js, ``tableOf``) draws a table from
+the replay's snapshots; the browser tests check that what it shows equals this table made
+from the engine's own view of the same seat at the same step::
 
     {"round": 1, "scores": [..], "to_move": [..],
      "areas": [{"label": "Row 1", "cards": [3, 17], "tags": ["x2"]}, ...],
