@@ -99,6 +99,8 @@ class Seat:
     forfeited: bool = False
     decisions: int = 0
     discard: bool = False
+    history_deltas: bool = False  # the bot keeps its history: send only new events
+    history_sent: int = 0  # history events the bot has acknowledged (answered a Decide)
 
 
 class MatchRunner:
@@ -181,6 +183,8 @@ class MatchRunner:
         """One Decide call: (choice, ms taken, fault or None)."""
         clock = self.clock
         bank = int(seat.bank_ms)
+        history_len = len(view.header.history)
+        offset = min(seat.history_sent, history_len) if seat.history_deltas else 0
         request = codec.decide_request(
             self.spec.match_id,
             seat.index,
@@ -189,6 +193,7 @@ class MatchRunner:
             options,
             clock.decision_ms if clock.enabled else 0,
             bank if clock.enabled else 0,
+            offset,
         )
         timeout = (clock.decision_ms + bank) / 1000.0 if clock.enabled else None
         assert seat.stub is not None
@@ -207,6 +212,7 @@ class MatchRunner:
                 seat.bank_ms = 0.0
             return FALLBACK_INDEX, ms, Fault(seat.index, kind, n, detail)
         assert reply is not None
+        seat.history_sent = history_len
         if not reply.HasField("option_index"):
             return FALLBACK_INDEX, ms, Fault(seat.index, FaultKind.PROTOCOL, n, "no option_index")
         index = reply.option_index
@@ -280,6 +286,7 @@ class MatchRunner:
                 )
                 self.record_fault(seat, fault)
                 return
+            seat.history_deltas = hello.history_deltas
             await seat.stub.StartMatch(
                 codec.match_info_to_proto(self.match_info(seat.index)), timeout=left()
             )

@@ -363,8 +363,9 @@ def view_to_proto(view: View) -> pb.View:
     return msg
 
 
-def _fill_view(msg: pb.View, view: View) -> None:
-    """Write `view` into the empty message `msg` (in place: no copy of the history)."""
+def _fill_view(msg: pb.View, view: View, history_offset: int = 0) -> None:
+    """Write `view` into the empty message `msg` (in place: no copy of the history),
+    with its history from index `history_offset` on."""
     if isinstance(view, SixNimmtView):
         msg.six_nimmt.CopyFrom(_six_to_proto(view))
     elif isinstance(view, XNimmtView):
@@ -377,7 +378,12 @@ def _fill_view(msg: pb.View, view: View) -> None:
         raise CodecError(f"not a view: {type(view).__name__}")
     header = view.header
     msg.header.CopyFrom(_header_fields_to_proto(header))
-    msg.header.MergeFromString(_history_records(header.history))
+    history = header.history
+    if history_offset:
+        records = b"".join([_history_record(e) for e in history[history_offset:]])
+    else:
+        records = _history_records(history)
+    msg.header.MergeFromString(records)
 
 
 def view_from_proto(msg: pb.View) -> View:
@@ -401,27 +407,48 @@ def _game_from_proto(msg: pb.View, header: ViewHeader) -> View:
 class ViewDecoder:
     """Decodes the successive views of one session, decoding only the new history.
 
-    A match's history only grows, so each view repeats the previous one's history. The
-    decoder keeps the wire records of the history it decoded last. When the new header's
-    bytes are (fields without history) + (those records) + (records of the new entries),
-    only the new entries are decoded; any other header (a new match, a history that
-    changed) is decoded in full. So the result always equals :func:`view_from_proto`.
+    A match's history only grows. With a nonzero ``history_offset`` (DecideRequest), the
+    message holds only the events from that index on and the decoder prepends the first
+    ``history_offset`` events it already has. With offset 0 the message holds the whole
+    history, which repeats the previous view's: the decoder keeps the wire records of the
+    history it decoded last, and when the new header's bytes are (fields without history)
+    + (those records) + (records of the new entries), only the new entries are decoded;
+    any other header (a new match, a history that changed) is decoded in full. So the
+    result always equals :func:`view_from_proto` of the view with its whole history.
     """
 
     __slots__ = ("_events", "_records")
 
     def __init__(self) -> None:
         self._events: tuple[Event, ...] = ()
-        self._records = b""
+        self._records: bytes | None = b""  # None: unknown (after a delta)
 
-    def decode(self, msg: pb.View) -> View:
-        return _game_from_proto(msg, header_from_proto(msg.header, self._history(msg.header)))
+    def decode(self, msg: pb.View, history_offset: int = 0) -> View:
+        header = msg.header
+        if history_offset:
+            history = self._extend(header.history, history_offset)
+        else:
+            history = self._history(header)
+        return _game_from_proto(msg, header_from_proto(header, history))
+
+    def _extend(self, entries: Sequence[pb.Event], offset: int) -> tuple[Event, ...]:
+        """The events this session has before `offset`, then the decoded `entries`."""
+        known = self._events
+        if offset > len(known):
+            raise CodecError(
+                f"history offset {offset} beyond the {len(known)} events this session was sent"
+            )
+        if offset < len(known):
+            known = known[:offset]
+        self._events = known + tuple([event_from_proto(e) for e in entries])
+        self._records = None
+        return self._events
 
     def _history(self, header: pb.Header) -> tuple[Event, ...]:
         entries = header.history
         known = len(self._events)
         wire = header.SerializeToString()
-        if known and len(entries) >= known:
+        if known and self._records is not None and len(entries) >= known:
             tail = entries[known:]
             tail_records = b"".join([_record(e.SerializeToString()) for e in tail])
             if _is_history_suffix(wire, self._records + tail_records):
@@ -459,8 +486,10 @@ def decide_request(
     options: Iterable[Option],
     deadline_ms: int,
     time_bank_ms: int,
+    history_offset: int = 0,
 ) -> pb.DecideRequest:
-    """The Decide request the referee sends for one decision of `seat`."""
+    """The Decide request the referee sends for one decision of `seat`: the view's history
+    from `history_offset` on (the session already has the events before it)."""
     decision = view.header.decision
     msg = pb.DecideRequest(
         match_id=match_id,
@@ -470,8 +499,9 @@ def decide_request(
         deadline_ms=deadline_ms,
         time_bank_ms=time_bank_ms,
         seat=seat,
+        history_offset=history_offset,
     )
-    _fill_view(msg.view, view)
+    _fill_view(msg.view, view, history_offset)
     return msg
 
 

@@ -87,6 +87,7 @@ class BotService(pb_grpc.BotServicer):
             protocol_version=codec.PROTOCOL_VERSION,
             variants=self.variants,
             author=self.author,
+            history_deltas=True,
         )
 
     def StartMatch(
@@ -111,7 +112,7 @@ class BotService(pb_grpc.BotServicer):
         session = self._session(request.match_id, request.seat, context)
         with session.lock:
             try:
-                view = session.decoder.decode(request.view)
+                view = session.decoder.decode(request.view, request.history_offset)
                 options = codec.options_from_proto(request.options)
             except codec.CodecError as error:
                 bad_request = f"bad request: {error}"

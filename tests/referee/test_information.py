@@ -51,18 +51,25 @@ NON_CARD_EVENTS = {EventKind.ROUND_END, EventKind.SPECIAL, EventKind.BULL}
 
 
 def read_requests(folder: Path) -> dict[tuple[int, int], pb.DecideRequest]:
-    """Every Decide request the spies got, by (seat, the seat's decision index)."""
-    decide: dict[tuple[int, int], pb.DecideRequest] = {}
-    for file in folder.glob("*.bin"):
-        data = file.read_bytes()
-        at = 0
-        while at < len(data):
-            kind, size = struct.unpack_from("<BI", data, at)
-            body = data[at + 5 : at + 5 + size]
-            at += 5 + size
-            if kind == 3:
-                request = pb.DecideRequest.FromString(body)
-                decide[request.seat, request.decision_index] = request
+    """Every Decide request the spies got, by (seat, the seat's decision index), each
+    with its whole history (history deltas put together as the receiving bot would)."""
+    return whole({(r.seat, r.decision_index): r for r in read_raw(folder)})
+
+
+def whole(
+    decide: dict[tuple[int, int], pb.DecideRequest],
+) -> dict[tuple[int, int], pb.DecideRequest]:
+    """The requests with history deltas expanded, each seat's in decision order."""
+    history: dict[int, list[pb.Event]] = {}
+    for key in sorted(decide):
+        request = decide[key]
+        known = history.setdefault(request.seat, [])
+        assert request.history_offset <= len(known), "offset beyond what the seat was sent"
+        del known[request.history_offset :]
+        known.extend(request.view.header.history)
+        del request.view.header.history[:]
+        request.view.header.history.extend(known)
+        request.history_offset = 0
     return decide
 
 
@@ -115,12 +122,42 @@ def check_request(state: GameState, seat: int, request: pb.DecideRequest) -> Non
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_spy_only_ever_sees_its_own_view(variant: str, tmp_path: Path) -> None:
     skip_without_engine(variant)
+    seeds = LONG_GAME_SEEDS if variant in ("11nimmt", "hornochsen") else SEEDS
+    assert spy_checks(variant, seeds, tmp_path, deltas=False) > 0
+
+
+@pytest.mark.parametrize("variant", ["6nimmt", "hornochsen"])
+def test_history_deltas_put_together_give_the_seats_view(variant: str, tmp_path: Path) -> None:
+    """A bot that asks for history deltas gets only new events, and those (after the
+    events it already had) make exactly its view; later requests do send deltas."""
+    skip_without_engine(variant)
+    assert spy_checks(variant, LONG_GAME_SEEDS, tmp_path, deltas=True) > 0
+    offsets = [r.history_offset for r in read_raw(tmp_path / "seed0")]
+    assert max(offsets) > 0 and offsets.count(0) <= VARIANTS[variant][0]
+
+
+def read_raw(folder: Path) -> list[pb.DecideRequest]:
+    requests = []
+    for file in folder.glob("*.bin"):
+        data = file.read_bytes()
+        at = 0
+        while at < len(data):
+            kind, size = struct.unpack_from("<BI", data, at)
+            if kind == 3:
+                requests.append(pb.DecideRequest.FromString(data[at + 5 : at + 5 + size]))
+            at += 5 + size
+    return requests
+
+
+def spy_checks(variant: str, seeds: range, tmp_path: Path, deltas: bool) -> int:
+    """Play seeded matches between spies; check every request; the number checked."""
     players, options = VARIANTS[variant]
     checked = 0
-    for seed in LONG_GAME_SEEDS if variant in ("11nimmt", "hornochsen") else SEEDS:
+    for seed in seeds:
         folder = tmp_path / f"seed{seed}"
         folder.mkdir()
-        spy = dataclasses.replace(bot_named("spy"), env={"SPY_DIR": str(folder)})
+        env = {"SPY_DIR": str(folder), "SPY_DELTAS": "1" if deltas else "0"}
+        spy = dataclasses.replace(bot_named("spy"), env=env)
         spec = MatchSpec(f"spy-{seed}", variant, options, seed, (spy,) * players, FAST_CLOCK)
         result = run_match(spec)
         assert result.faults == ()
@@ -138,4 +175,4 @@ def test_spy_only_ever_sees_its_own_view(variant: str, tmp_path: Path) -> None:
                 option = replay.option_from_json(record["options"][record["choice"]])
                 state.apply(int(record["seat"]), option)
         assert requests == {}, "requests the replay does not account for"
-    assert checked > 0
+    return checked

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import grpc
@@ -17,7 +17,15 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from sdk import codec
-from sdk.game import DecisionKind, Option, OptionKind, SixNimmtView, ViewHeader
+from sdk.game import (
+    DecisionKind,
+    Event,
+    EventKind,
+    Option,
+    OptionKind,
+    SixNimmtView,
+    ViewHeader,
+)
 from sdk.match import MatchInfo, MatchOutcome
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
@@ -89,6 +97,33 @@ def decide(stub: pb_grpc.BotStub, match_id: str, seat: int, index: int = 0) -> i
     reply = stub.Decide(request, timeout=30)
     assert reply.HasField("option_index")
     return reply.option_index
+
+
+def test_history_deltas_give_the_bot_its_whole_history(bot: BotProcess) -> None:
+    """The SDK asks for history deltas and puts each session's history together."""
+    stub = bot.stub()
+    hello = stub.Hello(pb.HelloRequest(protocol_version=1, referee="tests"), timeout=10)
+    assert hello.history_deltas
+    start(stub, "history", 0)
+    events = tuple(Event(EventKind.REVEAL, 0, card) for card in range(1, 11))
+    header = ViewHeader("6nimmt", {}, 3, 0, 1, (0, 0, 0), (0,), DecisionKind.PICK_CARD)
+    options = [Option(OptionKind.CARD, card) for card in range(1, 12)]
+    # (history length, offset): deltas, an empty delta, a resent delta, then the whole.
+    for length, offset in ((3, 0), (5, 3), (5, 5), (8, 5), (9, 6), (10, 9), (10, 0)):
+        view = SixNimmtView(
+            replace(header, history=events[:length]),
+            HAND, ((3,), (40,), (66,), (90,)), (4, 4, 4), (0, 0, 0), 104,
+            (False,) * 3, (), 0, (), False, (),
+        )  # fmt: skip
+        request = codec.decide_request("history", 0, 0, view, options, 500, 2000, offset)
+        assert len(request.view.header.history) == length - offset
+        assert stub.Decide(request, timeout=30).option_index == length
+    view = replace(view, header=replace(header, history=events[:2]))
+    beyond = codec.decide_request("history", 0, 0, view, options, 500, 2000, 11)
+    with pytest.raises(grpc.RpcError) as error:
+        stub.Decide(beyond, timeout=30)
+    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "beyond" in (error.value.details() or "")
 
 
 def test_bound_address_is_real(bot: BotProcess) -> None:

@@ -1,5 +1,6 @@
 """Plays at random (seeded) and records every request it receives, for the information
-leak test: each request goes, length-prefixed, to SPY_DIR/<pid>.bin."""
+leak test: each request goes, length-prefixed, to SPY_DIR/<pid>.bin. With SPY_DELTAS=1 it
+asks for history deltas (HelloReply.history_deltas)."""
 
 import os
 import struct
@@ -32,7 +33,9 @@ class Spy(SeededRandom):
 
     def Hello(self, request: pb.HelloRequest, context: grpc.ServicerContext) -> pb.HelloReply:
         self.record("Hello", request)
-        return super().Hello(request, context)
+        reply = super().Hello(request, context)
+        reply.history_deltas = os.environ.get("SPY_DELTAS") == "1"
+        return reply
 
     def StartMatch(
         self, request: pb.StartMatchRequest, context: grpc.ServicerContext

@@ -3,7 +3,9 @@
 Each instance answers its own call count modulo the number of options (0, 1, 2, ...), so
 two sessions sharing an instance would be visible. Match ids steer misbehaviour:
 "raise..." makes decide() raise, "invalid..." returns an index that was not offered,
-"barrier..." waits until two such decisions are in progress at once (concurrency).
+"barrier..." waits until two such decisions are in progress at once (concurrency),
+"history..." answers the length of the history it sees, once it has checked that event i
+holds card i + 1 (history deltas put together).
 """
 
 from __future__ import annotations
@@ -37,6 +39,11 @@ class CountingBot(Bot):
             raise RuntimeError("this bot always fails")
         if self.match.match_id.startswith("invalid"):
             return len(options)
+        if self.match.match_id.startswith("history"):
+            cards = [event.card for event in view.header.history]
+            if cards != list(range(1, len(cards) + 1)):
+                raise AssertionError(f"history cards {cards}")
+            return len(cards)
         if self.match.match_id.startswith("barrier"):
             BARRIER.wait()
         answer = self.calls % len(options)

@@ -188,6 +188,7 @@ class HelloReply(_message.Message):
     PROTOCOL_VERSION_FIELD_NUMBER: _builtins.int
     VARIANTS_FIELD_NUMBER: _builtins.int
     AUTHOR_FIELD_NUMBER: _builtins.int
+    HISTORY_DELTAS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """bot name"""
     version: _builtins.str
@@ -195,6 +196,11 @@ class HelloReply(_message.Message):
     protocol_version: _builtins.int
     """must equal the referee's"""
     author: _builtins.str
+    history_deltas: _builtins.bool
+    """The bot keeps each session's history, so its Decide requests may carry only the
+    history events it has not been sent yet (see DecideRequest.history_offset). A bot
+    that leaves this false always gets the whole history.
+    """
     @_builtins.property
     def variants(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """preset ids it plays; empty means all"""
@@ -207,10 +213,11 @@ class HelloReply(_message.Message):
         protocol_version: _builtins.int = ...,
         variants: _abc.Iterable[_builtins.str] | None = ...,
         author: _builtins.str = ...,
+        history_deltas: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "name", b"name", "protocol_version", b"protocol_version", "variants", b"variants", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "history_deltas", b"history_deltas", "name", b"name", "protocol_version", b"protocol_version", "variants", b"variants", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -844,6 +851,7 @@ class DecideRequest(_message.Message):
     DEADLINE_MS_FIELD_NUMBER: _builtins.int
     TIME_BANK_MS_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
+    HISTORY_OFFSET_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     decision_index: _builtins.int
     """counts this seat's decisions in the match, from 0"""
@@ -854,6 +862,15 @@ class DecideRequest(_message.Message):
     """match time bank left for overruns"""
     seat: _builtins.int
     """the seat deciding (one process may serve several matches)"""
+    history_offset: _builtins.int
+    """view.header.history holds the seat's public history from this index on: the events
+    before it are the first history_offset events of the history the session was sent in
+    its earlier Decide requests (never more than the last request it answered held).
+    The bot prepends them itself. 0 (the default) means view.header.history is the whole
+    history; the referee sends a nonzero offset only to a bot whose HelloReply set
+    history_deltas. A bot that cannot supply the offset's events answers
+    INVALID_ARGUMENT (a protocol fault).
+    """
     @_builtins.property
     def view(self) -> Global___View: ...
     @_builtins.property
@@ -871,10 +888,11 @@ class DecideRequest(_message.Message):
         deadline_ms: _builtins.int = ...,
         time_bank_ms: _builtins.int = ...,
         seat: _builtins.int = ...,
+        history_offset: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline_ms", b"deadline_ms", "decision_index", b"decision_index", "kind", b"kind", "match_id", b"match_id", "options", b"options", "seat", b"seat", "time_bank_ms", b"time_bank_ms", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline_ms", b"deadline_ms", "decision_index", b"decision_index", "history_offset", b"history_offset", "kind", b"kind", "match_id", b"match_id", "options", b"options", "seat", b"seat", "time_bank_ms", b"time_bank_ms", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
