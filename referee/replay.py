@@ -1,22 +1,24 @@
 """Match replays: a self-contained JSON record that re-simulates exactly.
 
-Format (``format = "bullring-replay"``, ``version = 1``; see docs/referee.md)::
+Format (``format = "bullring-replay"``, ``version = 2``; see docs/referee.md)::
 
     {format, version, match_id, variant, options, seed, players,
      bots: [{name, version}...], clock: {...},
-     decisions: [{n, seat, kind, view, history_len, options, choice, ms, fault, auto}...],
+     decisions: [{n, seat, kind, history_len, options, choice, ms, fault, auto}...],
      histories: [[event...] per seat],     # each seat's final public history
-     snapshots: [table before decision 1, change after decision 1, ...],  # snapshots.py
+     snapshots: [the table at the deal, what changed after decision 1, ...],
      setup_faults: [fault...],
      result: {scores, ranks, faults, forfeited}}
 
-A decision's ``view`` is the seat's view as JSON without its history; the history the seat
-saw is ``histories[seat][:history_len]`` (histories only grow), which keeps replays linear
-in the match length. ``snapshots`` (referee/snapshots.py) hold the whole table at every
-step, for replay viewers that must not re-simulate; replays recorded before they existed
-lack them (:func:`snapshot_deltas` re-simulates those). :func:`resimulate` replays every
-choice through a fresh engine and checks every recorded view, option list, snapshot and
-the result.
+``snapshots`` (referee/snapshots.py) hold the whole table at every step: the referee's view
+plus each seat's own fields, so every view a seat was sent is in the replay once
+(:func:`referee.snapshots.seat_view` of the snapshot at the start of the decision's engine
+step), and replay viewers need no engine. The history a seat saw is
+``histories[seat][:history_len]`` (histories only grow), which keeps replays linear in the
+match length. Version 1 replays (still read) kept each decision's ``view`` instead of
+snapshots; :func:`snapshot_deltas` re-simulates those to make them. :func:`resimulate`
+replays every choice through a fresh engine and checks every snapshot, view, history,
+option list and the result.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ from sdk.game import Event, GameState, Option, OptionKind, Side, new_game
 from sdk.game.views import View
 
 FORMAT = "bullring-replay"
-VERSION = 1
+VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 1: a view per decision, no snapshots
 
 Json = Any
 
@@ -163,15 +166,16 @@ class ReplayBuilder:
         fault: Mapping[str, Json] | None,
         auto: bool,
     ) -> None:
-        view_json, history_len = view_to_json(view)
+        if not self.snapshots.deltas:
+            raise ValueError("record the deal's snapshot before the first decision")
+        header = view.header
         decisions: list[Json] = self.data["decisions"]
         decisions.append(
             {
                 "n": len(decisions),
                 "seat": seat,
-                "kind": view_json["header"]["decision"],
-                "view": view_json,
-                "history_len": history_len,
+                "kind": header.decision.name if header.decision is not None else None,
+                "history_len": len(header.history),
                 "options": [option_to_json(o) for o in options],
                 "choice": choice,
                 "ms": round(ms, 3),
@@ -237,8 +241,12 @@ def load(path: str | Path) -> dict[str, Json]:
 def check_header(data: object, where: str = "replay") -> None:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReplayError(f"{where}: not a Bullring replay")
-    if data.get("version") != VERSION:
-        raise ReplayError(f"{where}: replay version {data.get('version')} is not {VERSION}")
+    if data.get("version") not in READABLE_VERSIONS:
+        raise ReplayError(
+            f"{where}: replay version {data.get('version')} is not one of {READABLE_VERSIONS}"
+        )
+    if data.get("version") != 1 and "snapshots" not in data:
+        raise ReplayError(f"{where}: no table snapshots")
 
 
 def new_state(replay: Mapping[str, Json]) -> GameState:
@@ -292,7 +300,7 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
             seat = int(record["seat"])
             view = state.view(seat)
             view_json, history_len = view_to_json(view)  # type: ignore[arg-type]
-            if view_json != record["view"]:
+            if "view" in record and view_json != record["view"]:
                 raise ReplayError(f"decision {record['n']}: the view of seat {seat} differs")
             if (
                 history_len != record["history_len"]

@@ -15,7 +15,7 @@ A replay stores ``snapshots[0]`` (the deal, before any decision) in full and
 ``snapshots[k]`` (after decision k) as the keys whose value changed (:func:`delta`), so a
 replay grows by a few numbers per decision. From a snapshot, any seat's view of that moment
 is exact: its hand is ``all_hands[seat]``, its own fields are entry ``seat``, and every
-other field is public (the same in every view). :func:`seat_fields` says which is which.
+other field is public (the same in every view): :func:`seat_view`.
 """
 
 from __future__ import annotations
@@ -92,9 +92,35 @@ def expand(deltas: Sequence[Mapping[str, Json]]) -> list[Snapshot]:
     return full
 
 
-def seat_fields(snap: Mapping[str, Json]) -> tuple[str, ...]:
-    """The seat-own fields present in a snapshot (entry per seat)."""
-    return tuple(name for name in SEAT_OWN_FIELDS if name in snap)
+def seat_view(snap: Mapping[str, Json], seat: int) -> Snapshot:
+    """What `seat`'s own view holds at a snapshot's moment, in snapshot form (its own
+    hand as ``hand``; every hand only where hands are public), as :func:`view_fields`
+    gives it from the engine's ``state.view(seat)``. The replay viewer's JavaScript draws a
+    seat's table by this same rule."""
+    data: Snapshot = {}
+    for name, value in snap.items():
+        if name == "all_hands":
+            data["hand"] = value[seat]
+            data[name] = value if snap.get("public_hands") else []
+        elif name in SEAT_OWN_FIELDS:
+            data[name] = value[seat]
+        else:
+            data[name] = value
+    return data
+
+
+def view_fields(view: object) -> Snapshot:
+    """A seat's view (seat >= 0) in snapshot form, without the header's constants."""
+    header = view.header  # type: ignore[attr-defined]
+    data: Snapshot = {
+        "round": header.round,
+        "scores": list(header.scores),
+        "to_move": list(header.to_move),
+    }
+    for name in view.__dataclass_fields__:  # type: ignore[attr-defined]
+        if name != "header":
+            data[name] = _json(getattr(view, name))
+    return data
 
 
 class SnapshotRecorder:

@@ -1,0 +1,67 @@
+"""Table snapshots (referee/snapshots.py): every seat's view is exactly derivable from them,
+and replays hold and check them."""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+
+import pytest
+
+from leaderboard.synthetic import play_synthetic, synthetic_config
+from referee import replay
+from referee.snapshots import SnapshotRecorder, expand, seat_view, snapshot, view_fields
+from referee.spec import MatchSpec
+from sdk.game import PRESETS, new_game
+
+PLAYERS = {"6nimmt": 4, "6nimmt-logic": 3, "6nimmt-pro": 3, "xnimmt": 3}
+
+
+@pytest.mark.parametrize("variant", list(PRESETS))
+def test_every_seat_view_is_the_seat_view_of_the_snapshot(variant: str) -> None:
+    preset = PRESETS[variant]
+    for seed in range(3):
+        players = max(preset.min_players, PLAYERS.get(variant, 3))
+        state = new_game(
+            variant, players, seed, {"rounds": "1"} if preset.family == "6nimmt" else {}
+        )
+        rng = random.Random(seed)
+        recorder = SnapshotRecorder()
+        recorder.record(state)
+        steps = 0
+        while not state.is_terminal():
+            snap = snapshot(state)
+            for seat in range(players):
+                assert seat_view(snap, seat) == view_fields(state.view(seat)), (seed, steps, seat)
+            for seat in state.pending():
+                options = state.legal_options(seat)
+                state.apply(seat, options[rng.randrange(len(options))])
+                recorder.record(state)
+                steps += 1
+        assert expand(recorder.deltas)[-1] == snapshot(state)
+        assert len(recorder.deltas) == steps + 1
+
+
+def test_a_seat_view_never_holds_an_opponents_hand() -> None:
+    state = new_game("6nimmt", 4, 5, {"rounds": "1"})
+    view = seat_view(snapshot(state), 2)
+    assert view["hand"] == list(state.view(2).hand)  # type: ignore[attr-defined]
+    assert view["all_hands"] == []
+
+
+def test_resimulate_checks_the_snapshots_and_old_replays_get_them() -> None:
+    bots = synthetic_config(Path("unused.sqlite")).bots[:4]  # in-process stand-in bots
+    result = play_synthetic(MatchSpec("s", "6nimmt", {"rounds": "1"}, 9, bots))
+    data = result.replay
+    assert data["version"] == replay.VERSION and "view" not in data["decisions"][0]
+    assert replay.resimulate(data) == list(result.scores)
+    tampered = copy.deepcopy(data)
+    tampered["snapshots"][3]["scores"] = [7, 7, 7, 7]
+    with pytest.raises(replay.ReplayError, match="decision 2: the recorded table snapshot"):
+        replay.resimulate(tampered)
+    old = {k: v for k, v in data.items() if k != "snapshots"}
+    with pytest.raises(replay.ReplayError, match="no table snapshots"):
+        replay.resimulate(old)
+    old["version"] = 1  # a replay recorded before snapshots: re-simulated to make them
+    assert replay.snapshot_deltas(old) == data["snapshots"]
