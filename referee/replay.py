@@ -5,7 +5,7 @@ Format (``format = "bullring-replay"``, ``version = 2``; see docs/referee.md)::
     {format, version, match_id, variant, options, seed, players,
      bots: [{name, version}...], clock: {...},
      decisions: [{n, seat, kind, history_len, options, choice, ms, fault, auto}...],
-     histories: [[event...] per seat],     # each seat's final public history
+     histories: [[event...] or k per seat],  # each seat's final public history
      snapshots: [the table at the deal, what changed after decision 1, ...],
      setup_faults: [fault...],
      result: {scores, ranks, faults, forfeited}}
@@ -15,8 +15,10 @@ plus each seat's own fields, so every view a seat was sent is in the replay once
 (:func:`referee.snapshots.seat_view` of the snapshot at the start of the decision's engine
 step), and replay viewers need no engine. The history a seat saw is
 ``histories[seat][:history_len]`` (histories only grow), which keeps replays linear in the
-match length. Version 1 replays (still read) kept each decision's ``view`` instead of
-snapshots; :func:`snapshot_deltas` re-simulates those to make them. :func:`resimulate`
+match length; an event holds only its fields that differ from their default, and a seat
+whose history is the same as seat k's holds the number k. Version 1 replays (still read)
+kept each decision's ``view`` instead of snapshots, and full events;
+:func:`snapshot_deltas` re-simulates those to make snapshots. :func:`resimulate`
 replays every choice through a fresh engine and checks every snapshot, view, history,
 option list and the result.
 """
@@ -123,8 +125,35 @@ def view_to_json(view: View) -> tuple[dict[str, Json], int]:
     return data, len(header.history)
 
 
-def history_to_json(events: Sequence[Event]) -> list[Json]:
-    return [to_json(e) for e in events]
+_EVENT_DEFAULTS = {"seat": -1, "card": 0, "row": -1, "side": "RIGHT", "target": -1, "cards": []}
+
+
+def event_to_json(event: Event) -> Json:
+    """An event as a dict holding its kind and the fields that differ from their default."""
+    full: dict[str, Json] = to_json(event)
+    return {k: v for k, v in full.items() if _EVENT_DEFAULTS.get(k) != v}
+
+
+def history_to_json(events: Sequence[Event], version: int = VERSION) -> list[Json]:
+    """A history as the replay stores it (version 1 kept every field of every event)."""
+    if version == 1:
+        return [to_json(e) for e in events]
+    return [event_to_json(e) for e in events]
+
+
+def shared_histories(histories: list[list[Json]]) -> list[Json]:
+    """Each seat's history, or the number of an earlier seat whose history is the same."""
+    out: list[Json] = []
+    for seat, history in enumerate(histories):
+        same = next((k for k in range(seat) if histories[k] == history), None)
+        out.append(history if same is None else same)
+    return out
+
+
+def histories_of(replay: Mapping[str, Json]) -> list[list[Json]]:
+    """Every seat's final history, with shared entries (see shared_histories) resolved."""
+    stored: list[Json] = replay["histories"]
+    return [stored[h] if isinstance(h, int) else h for h in stored]
 
 
 class ReplayBuilder:
@@ -192,9 +221,9 @@ class ReplayBuilder:
         self.data["setup_faults"].append(dict(fault))
 
     def finish(self, state: GameState, result: Mapping[str, Json]) -> dict[str, Json]:
-        self.data["histories"] = [
-            history_to_json(_view_history(state.view(seat))) for seat in range(state.players)
-        ]
+        self.data["histories"] = shared_histories(
+            [history_to_json(_view_history(state.view(seat))) for seat in range(state.players)]
+        )
         if self.snapshots.deltas:
             self.data["snapshots"] = self.snapshots.deltas
         self.data["result"] = dict(result)
@@ -285,7 +314,8 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
     """
     check_header(replay)
     state = new_state(replay)
-    histories: list[list[Json]] = replay["histories"]
+    histories = histories_of(replay)
+    version = int(replay["version"])
     decisions: list[Mapping[str, Json]] = replay["decisions"]
     seen: list[tuple[Event, ...]] = [() for _ in range(state.players)]
     tables = _stored_snapshots(replay, len(decisions))
@@ -305,7 +335,7 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
             if (
                 history_len != record["history_len"]
                 or not _extends(seen[seat], _view_history(view))
-                or history_to_json(_view_history(view)[len(seen[seat]) :])
+                or history_to_json(_view_history(view)[len(seen[seat]) :], version)
                 != histories[seat][len(seen[seat]) : history_len]
             ):
                 raise ReplayError(f"decision {record['n']}: the history of seat {seat} differs")
@@ -321,7 +351,7 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
     if i != len(decisions):
         raise ReplayError(f"the game ended after {i} decisions, the replay has {len(decisions)}")
     for seat in range(state.players):
-        if history_to_json(_view_history(state.view(seat))) != histories[seat]:
+        if history_to_json(_view_history(state.view(seat)), version) != histories[seat]:
             raise ReplayError(f"the final history of seat {seat} differs")
     scores = state.scores()
     result = replay["result"]

@@ -56,6 +56,12 @@ def test_resimulate_checks_the_snapshots_and_old_replays_get_them() -> None:
     data = result.replay
     assert data["version"] == replay.VERSION and "view" not in data["decisions"][0]
     assert replay.resimulate(data) == list(result.scores)
+    assert data["histories"][1:] == [0, 0, 0]  # public history: stored once, shared
+    assert "side" not in data["histories"][0][0]  # events hold no default fields
+    tampered = copy.deepcopy(data)
+    tampered["histories"][0][-1]["seat"] = 9
+    with pytest.raises(replay.ReplayError, match="history"):
+        replay.resimulate(tampered)
     tampered = copy.deepcopy(data)
     tampered["snapshots"][3]["scores"] = [7, 7, 7, 7]
     with pytest.raises(replay.ReplayError, match="decision 2: the recorded table snapshot"):
