@@ -12,10 +12,10 @@ written for speed: one function per view family, no reflection.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TypeVar, cast
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar, cast
 
-from google.protobuf.message import DecodeError
+from google.protobuf.message import DecodeError, Message
 
 from sdk.game.core import DecisionKind, Event, EventKind, Option, OptionKind, Side, ViewHeader
 from sdk.game.views import (
@@ -139,15 +139,26 @@ _record_cache: dict[int, tuple[Event, bytes]] = {}
 
 def _record(event_bytes: bytes) -> bytes:
     """One Header.history entry on the wire: tag, length, the Event message."""
-    size = len(event_bytes)
+    return _length_delimited(_HISTORY_TAG, event_bytes)
+
+
+def _length_delimited(tag: bytes, payload: bytes) -> bytes:
+    """A length-delimited field on the wire: its tag, the payload's length, the payload."""
+    size = len(payload)
     if size < 0x80:
-        return _HISTORY_TAG + bytes((size,)) + event_bytes
-    prefix = bytearray(_HISTORY_TAG)
+        return tag + bytes((size,)) + payload
+    prefix = bytearray(tag)
     while size >= 0x80:
         prefix.append((size & 0x7F) | 0x80)
         size >>= 7
     prefix.append(size)
-    return bytes(prefix) + event_bytes
+    return bytes(prefix) + payload
+
+
+def _tag(field_number: int) -> bytes:
+    """The one-byte tag of a length-delimited field numbered below 16."""
+    assert 0 < field_number < 16
+    return bytes([(field_number << 3) | 2])
 
 
 _HISTORY_CACHE_LIMIT = 10_000
@@ -358,32 +369,38 @@ def _hornochsen_from_proto(header: ViewHeader, m: pb.HornochsenView) -> Hornochs
 
 def view_to_proto(view: View) -> pb.View:
     """The protocol message for a view of any family."""
-    msg = pb.View()
-    _fill_view(msg, view)
-    return msg
+    return pb.View.FromString(view_bytes(view))
 
 
-def _fill_view(msg: pb.View, view: View, history_offset: int = 0) -> None:
-    """Write `view` into the empty message `msg` (in place: no copy of the history),
-    with its history from index `history_offset` on."""
-    if isinstance(view, SixNimmtView):
-        msg.six_nimmt.CopyFrom(_six_to_proto(view))
-    elif isinstance(view, XNimmtView):
-        msg.x_nimmt.CopyFrom(_x_to_proto(view))
-    elif isinstance(view, ElevenNimmtView):
-        msg.eleven_nimmt.CopyFrom(_eleven_to_proto(view))
-    elif isinstance(view, HornochsenView):
-        msg.hornochsen.CopyFrom(_hornochsen_to_proto(view))
-    else:
+_VIEW_HEADER_TAG = _tag(pb.View.HEADER_FIELD_NUMBER)
+_GAME_ENCODERS: dict[type, tuple[bytes, Callable[[Any], Message]]] = {
+    SixNimmtView: (_tag(pb.View.SIX_NIMMT_FIELD_NUMBER), _six_to_proto),
+    XNimmtView: (_tag(pb.View.X_NIMMT_FIELD_NUMBER), _x_to_proto),
+    ElevenNimmtView: (_tag(pb.View.ELEVEN_NIMMT_FIELD_NUMBER), _eleven_to_proto),
+    HornochsenView: (_tag(pb.View.HORNOCHSEN_FIELD_NUMBER), _hornochsen_to_proto),
+}
+
+
+def view_bytes(view: View, history_offset: int = 0) -> bytes:
+    """A View message on the wire, its history from index `history_offset` on.
+
+    Built from cached pieces: each history event and each known history prefix is
+    encoded once (see :func:`_history_records`), so a long history costs little.
+    """
+    encoder = _GAME_ENCODERS.get(type(view))
+    if encoder is None:
         raise CodecError(f"not a view: {type(view).__name__}")
+    game_tag, game_to_proto = encoder
     header = view.header
-    msg.header.CopyFrom(_header_fields_to_proto(header))
     history = header.history
     if history_offset:
         records = b"".join([_history_record(e) for e in history[history_offset:]])
     else:
         records = _history_records(history)
-    msg.header.MergeFromString(records)
+    header_bytes = _header_fields_to_proto(header).SerializeToString() + records
+    return _length_delimited(_VIEW_HEADER_TAG, header_bytes) + _length_delimited(
+        game_tag, game_to_proto(view).SerializeToString()
+    )
 
 
 def view_from_proto(msg: pb.View) -> View:
@@ -488,21 +505,64 @@ def decide_request(
     time_bank_ms: int,
     history_offset: int = 0,
 ) -> pb.DecideRequest:
-    """The Decide request the referee sends for one decision of `seat`: the view's history
-    from `history_offset` on (the session already has the events before it)."""
+    """The Decide request the referee sends for one decision of `seat` (as a message; see
+    :func:`decide_request_bytes`)."""
+    return pb.DecideRequest.FromString(
+        decide_request_bytes(
+            match_id,
+            seat,
+            decision_index,
+            view,
+            options,
+            deadline_ms,
+            time_bank_ms,
+            history_offset,
+        )
+    )
+
+
+_REQUEST_VIEW_TAG = _tag(pb.DecideRequest.VIEW_FIELD_NUMBER)
+_OPTION_TAG = _tag(pb.DecideRequest.OPTIONS_FIELD_NUMBER)
+_OPTION_CACHE_LIMIT = 100_000
+_option_records: dict[Option, bytes] = {}
+
+
+def decide_request_bytes(
+    match_id: str,
+    seat: int,
+    decision_index: int,
+    view: View,
+    options: Iterable[Option],
+    deadline_ms: int,
+    time_bank_ms: int,
+    history_offset: int = 0,
+) -> bytes:
+    """The Decide request the referee sends for one decision of `seat`, on the wire: the
+    view's history from `history_offset` on (the session already has the events before
+    it). The bytes parse to exactly the message :func:`decide_request` returns."""
     decision = view.header.decision
-    msg = pb.DecideRequest(
+    head = pb.DecideRequest(
         match_id=match_id,
         decision_index=decision_index,
         kind=cast(pb.DecisionKind.ValueType, 0 if decision is None else decision),
-        options=[option_to_proto(o) for o in options],
         deadline_ms=deadline_ms,
         time_bank_ms=time_bank_ms,
         seat=seat,
         history_offset=history_offset,
-    )
-    _fill_view(msg.view, view, history_offset)
-    return msg
+    ).SerializeToString()
+    view_record = _length_delimited(_REQUEST_VIEW_TAG, view_bytes(view, history_offset))
+    return head + view_record + b"".join([_option_record(o) for o in options])
+
+
+def _option_record(option: Option) -> bytes:
+    """A DecideRequest.options entry on the wire, cached by value (options repeat)."""
+    record = _option_records.get(option)
+    if record is None:
+        record = _length_delimited(_OPTION_TAG, option_to_proto(option).SerializeToString())
+        if len(_option_records) >= _OPTION_CACHE_LIMIT:
+            _option_records.clear()
+        _option_records[option] = record
+    return record
 
 
 def match_info_to_proto(info: MatchInfo) -> pb.StartMatchRequest:
