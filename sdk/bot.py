@@ -62,6 +62,8 @@ class InvalidChoice(ValueError):
 
 def choice_index(answer: object, options: Sequence[Option]) -> int:
     """The index in `options` that `answer` (an index or an Option) designates."""
+    if type(answer) is int and 0 <= answer < len(options):
+        return answer  # the common case, without the checks below
     if isinstance(answer, bool):
         raise InvalidChoice(f"decide() returned {answer!r}; return an index or an Option")
     if isinstance(answer, Option):

@@ -231,7 +231,7 @@ def _cards_list(groups: Sequence[Sequence[int]]) -> list[pb.Cards]:
 
 
 def _cards_tuple(msgs: Iterable[pb.Cards]) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(m.cards) for m in msgs)
+    return tuple([tuple(m.cards) for m in msgs])
 
 
 # --- per-family views ----------------------------------------------------------------
@@ -262,7 +262,7 @@ def _six_from_proto(header: ViewHeader, m: pb.SixNimmtView) -> SixNimmtView:
         round_penalties=tuple(m.round_penalties),
         highest_card=m.highest_card,
         picked=tuple(m.picked),
-        revealed=tuple((r.seat, r.card) for r in m.revealed),
+        revealed=tuple([(r.seat, r.card) for r in m.revealed]),
         pending_card=m.pending_card,
         draft_pool=tuple(m.draft_pool),
         public_hands=m.public_hands,
@@ -298,7 +298,7 @@ def _x_from_proto(header: ViewHeader, m: pb.XNimmtView) -> XNimmtView:
         x_pile_sizes=tuple(m.x_pile_sizes),
         own_x_pile=tuple(m.own_x_pile),
         picked=tuple(m.picked),
-        revealed=tuple((r.seat, r.card) for r in m.revealed),
+        revealed=tuple([(r.seat, r.card) for r in m.revealed]),
         pending_card=m.pending_card,
         taken=tuple(m.taken),
         all_hands=_cards_tuple(m.all_hands),
@@ -330,7 +330,7 @@ def _eleven_from_proto(header: ViewHeader, m: pb.ElevenNimmtView) -> ElevenNimmt
         supply=m.supply,
         deck_size=m.deck_size,
         starter=m.starter,
-        turn_plays=tuple((t.card, t.pile) for t in m.turn_plays),
+        turn_plays=tuple([(t.card, t.pile) for t in m.turn_plays]),
         turn_start_tops=tuple(m.turn_start_tops),
         all_hands=_cards_tuple(m.all_hands),
     )
@@ -356,7 +356,7 @@ def _hornochsen_from_proto(header: ViewHeader, m: pb.HornochsenView) -> Hornochs
         header=header,
         hand=tuple(m.hand),
         specials=tuple(m.specials),
-        rows=tuple(HornochsenRow(tuple(r.cards), r.x2, r.plus5) for r in m.rows),
+        rows=tuple([HornochsenRow(tuple(r.cards), r.x2, r.plus5) for r in m.rows]),
         hand_sizes=tuple(m.hand_sizes),
         special_counts=tuple(m.special_counts),
         pile_sizes=tuple(m.pile_sizes),
