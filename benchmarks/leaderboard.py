@@ -1,10 +1,12 @@
 """Leaderboard build time for a league of 10,000 matches (figures printed, not asserted).
 
-The store is made once (kept in the temp folder): a real synthetic league of `--distinct`
-matches (leaderboard/synthetic.py) whose results and replays are then recorded again under
-new match ids, through the store's own write API and TrueSkill ratings, up to `--matches`.
-Then it times a cold build (every replay re-simulated), a rebuild into the same folder
-(replay data reused) and the site's size.
+The store is made once and kept in the temp folder (its name holds --matches and
+--distinct): `--distinct` matches are really played (leaderboard/synthetic.py, real
+replays with table snapshots), then recorded again and again under new match ids, each
+replay re-compressed with its own id, through the store's own write API and TrueSkill
+ratings, up to `--matches`. Then it times a cold build (a fresh folder: every match's
+replay data made), a rebuild into the same folder (replay data reused) and the site's
+size.
 
     .venv/bin/python -m benchmarks.leaderboard [--matches 10000] [--distinct 200]
 
@@ -15,10 +17,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
+import resource
 import shutil
 import tempfile
 import time
+import zlib
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -31,6 +36,7 @@ from referee.league.store import LeagueStore
 from referee.spec import MatchSpec
 
 VARIANTS = (("6nimmt", "rounds=1", 4), ("xnimmt", "", 3))
+PLACEHOLDER = "@match-id@"  # stands for each row's own match id in the template's replay
 
 
 def make_store(path: Path, matches: int, distinct: int) -> None:
@@ -44,7 +50,9 @@ def make_store(path: Path, matches: int, distinct: int) -> None:
         spec = dataclasses.replace(
             _spec(config, variant.preset, variant.options, seed, seats), match_id=f"t{i}"
         )
-        templates.append((variant, seats, seed, play_synthetic(spec)))
+        result = play_synthetic(spec)
+        text = json.dumps({**result.replay, "match_id": PLACEHOLDER}, separators=(",", ":"))
+        templates.append((variant, seats, seed, result, text))
     with LeagueStore.open(path) as store:
         store.init_league(config.name, config.digest(), config.schedule_json(), config.variants)
         store.register_bots(config.bots)
@@ -58,10 +66,10 @@ def make_store(path: Path, matches: int, distinct: int) -> None:
         now = time.time()
         with store.transaction():
             for n, row in enumerate(rows):
-                result = templates[n % distinct][3]
-                replay = {**result.replay, "match_id": row.match_id}
-                result = dataclasses.replace(result, match_id=row.match_id, replay=replay)
-                store.write_result(row, result, now + n, now + n + 1)
+                _, _, _, result, text = templates[n % distinct]
+                replay_zlib = zlib.compress(text.replace(PLACEHOLDER, row.match_id).encode(), 6)
+                result = dataclasses.replace(result, match_id=row.match_id, replay={})
+                store.write_result(row, result, now + n, now + n + 1, replay_zlib)
                 after = ratings[row.variant].apply(row.seats, result.ranks)
                 store.write_ratings(row.variant, row.seq, row.match_id, after)
 
@@ -71,6 +79,13 @@ def _spec(
 ) -> MatchSpec:
     by_key = {b.key: b for b in config.bots}
     return MatchSpec("t", preset, dict(options), seed, tuple(by_key[k] for k in seats))
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished child processes (the build's workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def folder_size(path: Path) -> tuple[int, int]:
@@ -93,7 +108,9 @@ def main() -> None:
         print(f"store: {args.matches} matches made in {time.perf_counter() - started:.1f} s")
     site = work / "site"
     shutil.rmtree(site, ignore_errors=True)
+    cpu = cpu_seconds()
     cold = build_site(store, site, workers=args.workers)
+    cold_cpu = cpu_seconds() - cpu
     print(f"cold build:  {cold.summary()}")
     warm = build_site(store, site, workers=args.workers)
     print(f"rebuild:     {warm.summary()}")
@@ -102,10 +119,18 @@ def main() -> None:
         f"site: {files} files, {size / 1e6:.1f} MB, "
         f"{size / max(1, args.matches) / 1e3:.1f} kB per match"
     )
+    data = list((site / "matches").glob("*.replay.js"))
+    data_size = sum(p.stat().st_size for p in data)
     per_match = (cold.seconds - warm.seconds) / max(1, cold.replays_made)
     print(
-        f"replay data: {1000 * per_match:.1f} ms per match "
+        f"replay data: {data_size / max(1, len(data)) / 1e3:.1f} kB per match, "
+        f"{1000 * per_match:.2f} ms per match more than a rebuild "
         f"({cold.replays_made} made, workers={args.workers or min(4, os.cpu_count() or 1)})"
+    )
+    print(
+        f"cold build of {cold.matches} matches: {cold.seconds:.1f} s wall, "
+        f"{cold_cpu:.1f} s CPU (this process and its workers; load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
     )
 
 

@@ -84,17 +84,17 @@ def load_site(store: LeagueStore, built_at: str | None = None) -> Site:
 
 
 class StoreReplays:
-    """Loads a match's replay from the store ({} if none). Picklable, for worker processes:
-    a copy in another process opens the store read-only on its first call."""
+    """Loads a match's replay JSON text from the store (None if none). Picklable, for
+    worker processes: a copy in another process opens the store read-only on first use."""
 
     def __init__(self, store: LeagueStore) -> None:
         self.path = store.path
         self.store: LeagueStore | None = store
 
-    def __call__(self, match_id: str) -> Mapping[str, Any]:
+    def __call__(self, match_id: str) -> bytes | None:
         if self.store is None:
             self.store = LeagueStore.open_readonly(self.path)
-        return self.store.replay(match_id) or {}
+        return self.store.replay_text(match_id)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"path": self.path, "store": None}

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 
 @dataclass(frozen=True)
@@ -139,8 +138,8 @@ class BotPage:
     fault_kinds: Mapping[str, int]  # every fault of the bot, counted by kind
 
 
-ReplayLoader = Callable[[str], Mapping[str, Any]]
-"""Returns the stored replay dict of a match id (see referee/replay.py)."""
+ReplayLoader = Callable[[str], bytes | None]
+"""Returns the stored replay of a match id as JSON text (see referee/replay.py), or None."""
 
 
 @dataclass

@@ -20,6 +20,7 @@ import jinja2
 from leaderboard import charts, jsondata, paths
 from leaderboard.model import BotPage, MatchSummary, RatingSeries, Site, VariantStandings
 from leaderboard.replay_files import ReplayFiles, perspectives
+from sdk.game import PRESETS
 
 RECENT_ON_INDEX = 20
 STATIC_SOURCE = Path(__file__).parent / "static"
@@ -156,8 +157,15 @@ def _write_match(writer: SiteWriter, match: MatchSummary, has_replay: bool) -> N
         m=match,
         perspectives=perspectives(match) if has_replay else [],
         replay_src=paths.replay_script(match.match_id).rsplit("/", 1)[-1],
+        family=family_of(match.variant),
     )
     writer.written.matches += 1
+
+
+def family_of(variant: str) -> str:
+    """The game family of a variant id ("6nimmt-pro:rounds=2" -> "6nimmt")."""
+    preset = PRESETS.get(variant.partition(":")[0])
+    return preset.family if preset else ""
 
 
 def _write_match_lists(writer: SiteWriter, newest_first: list[MatchSummary]) -> None:

@@ -1,8 +1,8 @@
 """The per-match replay data files (leaderboard/viewer_data.py), made once and reused.
 
-Making a match's data file means reading its replay from the store and writing it compact:
-no simulation when the replay holds table snapshots (every replay recorded since they
-exist). A finished match never changes, so the builder keeps a small manifest in the site
+Making a match's data file means reading its replay from the store and writing it as it
+is (leaderboard/viewer_data.py): no simulation, no parsing, for every replay recorded in
+format 2. A finished match never changes, so the builder keeps a small manifest in the site
 (``matches/replays.cache.json``: match id -> key) and a later build into the same folder
 re-makes only the matches that are new or whose key changed (the key covers the stored
 result and the data format). Many new matches are made by worker processes, each reading
@@ -22,7 +22,7 @@ from leaderboard import paths
 from leaderboard.model import MatchSummary, ReplayLoader
 from leaderboard.viewer_data import viewer_script
 
-DATA_VERSION = 2  # bump when the data files' shape changes: every match is re-made
+DATA_VERSION = 3  # bump when the data files' shape changes: every match is re-made
 CACHE_FILE = f"{paths.MATCHES_DIR}/replays.cache.json"
 PARALLEL_FROM = 256  # matches to make before worker processes pay off
 CHUNK = 250
@@ -37,10 +37,9 @@ def write_files(out_dir: Path, load_replay: ReplayLoader, match_ids: Sequence[st
     """Write the data file of each match that has a replay; the ids written."""
     written = []
     for match_id in match_ids:
-        replay = load_replay(match_id)
-        if replay:
-            target = out_dir / paths.replay_script(match_id)
-            target.write_text(viewer_script(replay), encoding="utf-8")
+        text = load_replay(match_id)
+        if text:
+            (out_dir / paths.replay_script(match_id)).write_bytes(viewer_script(text))
             written.append(match_id)
     return written
 

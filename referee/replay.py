@@ -5,6 +5,7 @@ Format (``format = "bullring-replay"``, ``version = 2``; see docs/referee.md)::
     {format, version, match_id, variant, options, seed, players,
      bots: [{name, version}...], clock: {...},
      decisions: [{n, seat, kind, history_len, options, choice, ms, fault, auto}...],
+                                           # options: [[kind, card, row, side, target]...]
      histories: [[event...] or k per seat],  # each seat's final public history
      snapshots: [the table at the deal, what changed after decision 1, ...],
      setup_faults: [fault...],
@@ -17,7 +18,7 @@ step), and replay viewers need no engine. The history a seat saw is
 ``histories[seat][:history_len]`` (histories only grow), which keeps replays linear in the
 match length; an event holds only its fields that differ from their default, and a seat
 whose history is the same as seat k's holds the number k. Version 1 replays (still read)
-kept each decision's ``view`` instead of snapshots, and full events;
+kept each decision's ``view`` instead of snapshots, full events and options as dicts;
 :func:`snapshot_deltas` re-simulates those to make snapshots. :func:`resimulate`
 replays every choice through a fresh engine and checks every snapshot, view, history,
 option list and the result.
@@ -99,7 +100,24 @@ def option_to_json(option: Option) -> Json:
     return out
 
 
-def option_from_json(data: Mapping[str, Json]) -> Option:
+_OPTION_DEFAULTS = (0, 0, -1, 0, -1)  # kind, card, row, side, target
+
+
+def option_to_replay(option: Option) -> list[int]:
+    """An option as a replay (version 2) stores it: ``[kind, card, row, side, target]``
+    as numbers (OptionKind, Side values), trailing default fields left off:
+    ``[1, 34]`` is card 34, ``[4, 34, 2]`` plays 34 on pile 3, ``[6]`` ends the turn."""
+    values = [int(option.kind), option.card, option.row, int(option.side), option.target]
+    while len(values) > 1 and values[-1] == _OPTION_DEFAULTS[len(values) - 1]:
+        values.pop()
+    return values
+
+
+def option_from_json(data: Mapping[str, Json] | Sequence[int]) -> Option:
+    """An option from a replay: a list (version 2) or a dict (version 1, option_to_json)."""
+    if isinstance(data, Sequence):
+        values = [*data, *_OPTION_DEFAULTS[len(data) :]]
+        return Option(OptionKind(values[0]), values[1], values[2], Side(values[3]), values[4])
     return Option(
         OptionKind[data["kind"]],
         int(data.get("card", 0)),
@@ -205,7 +223,7 @@ class ReplayBuilder:
                 "seat": seat,
                 "kind": header.decision.name if header.decision is not None else None,
                 "history_len": len(header.history),
-                "options": [option_to_json(o) for o in options],
+                "options": [option_to_replay(o) for o in options],
                 "choice": choice,
                 "ms": round(ms, 3),
                 "fault": dict(fault) if fault else None,
@@ -340,7 +358,8 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
             ):
                 raise ReplayError(f"decision {record['n']}: the history of seat {seat} differs")
             seen[seat] = _view_history(view)
-            options = [option_to_json(o) for o in state.legal_options(seat)]
+            encode = option_to_json if version == 1 else option_to_replay
+            options = [encode(o) for o in state.legal_options(seat)]
             if options != record["options"]:
                 raise ReplayError(f"decision {record['n']}: the legal options differ")
         for record in group:

@@ -41,9 +41,10 @@ var Bullring = (function () {
   }
 
   /* ---- replay viewer ----
-     One data file per match (leaderboard/viewer_data.py): the decisions and a snapshot of
-     the table after each one (referee/snapshots.py). The referee's table shows every hand;
-     a seat's table shows only what that seat's own view holds at that step (tableOf). */
+     One data file per match: its replay (leaderboard/viewer_data.py), with the decisions
+     and a snapshot of the table after each one (referee/snapshots.py). The referee's table
+     shows every hand; a seat's table shows only what that seat's own view held at that
+     step (tableOf, the rule of referee.snapshots.seat_view). */
   var viewer = null;
   var SPECIALS = { 1: "x2", 2: "+5" };
   var SECRET_DECISIONS = ["PICK_CARD"];  // a choice hidden from the other seats when made
@@ -126,9 +127,10 @@ var Bullring = (function () {
     return { round: s.round, scores: s.scores, to_move: s.to_move, areas: areas, seats: seats, notes: notes };
   }
 
-  /* An option [kind, card, row, side, target] in words (as sdk Option.describe). */
+  /* An option [kind, card, row, side, target] (trailing defaults left off) in words, as
+     sdk Option.describe says it. */
   function describeOption(o) {
-    var kind = o[0], card = o[1], row = o[2];
+    var kind = o[0], card = o[1] || 0, row = o.length > 2 ? o[2] : -1;
     if (kind === 1) return "card " + card;
     if (kind === 2) return "take row " + (row + 1);
     if (kind === 3) return "place on row " + (row + 1) + " (" + (o[3] ? "left" : "right") + " end)";
@@ -138,15 +140,15 @@ var Bullring = (function () {
     return "steal from seat " + o[4];
   }
 
-  /* Decision `d` as `seat` may see it (-1: everything). */
+  /* Decision `d` (a replay record) as `seat` may see it (-1: everything). */
   function decisionOf(d, seat) {
-    var own = seat < 0 || d[0] === seat;
-    var hidden = !own && SECRET_DECISIONS.indexOf(d[1]) >= 0;
+    var own = seat < 0 || d.seat === seat;
+    var hidden = !own && SECRET_DECISIONS.indexOf(d.kind) >= 0;
     return {
-      seat: d[0], kind: d[1],
-      choice: hidden ? null : describeOption(d[3][d[2]]),
-      options: own ? d[3].map(describeOption) : null,
-      time_ms: d[4], fault: d[5]
+      seat: d.seat, kind: d.kind,
+      choice: hidden ? null : describeOption(d.options[d.choice]),
+      options: own ? d.options.map(describeOption) : null,
+      time_ms: d.ms || 0, fault: d.fault
     };
   }
 
@@ -217,7 +219,7 @@ var Bullring = (function () {
       if (d.options) box.appendChild(el("span", "options", " · options: " + d.options.join(", ")));
       if (d.fault) box.appendChild(el("span", "fault", " · fault " + d.fault.kind + ": " + (d.fault.detail || "")));
     }
-    renderTable(data, tableOf(data.family, viewer.snapshots[step], viewer.seat));
+    renderTable(data, tableOf(viewer.family, viewer.snapshots[step], viewer.seat));
     var items = document.getElementById("decisions").children;
     Array.prototype.forEach.call(items, function (li, i) {
       li.classList.toggle("current", i === step - 1);
@@ -244,6 +246,7 @@ var Bullring = (function () {
   }
 
   function replayLoaded(data) {
+    data.players = data.bots.map(function (b) { return b.name + "@" + b.version; });
     viewer.data = data;
     viewer.snapshots = expand(data.snapshots);
     document.getElementById("jump").max = String(data.decisions.length);
@@ -251,7 +254,7 @@ var Bullring = (function () {
   }
 
   function initReplay(section) {
-    viewer = { data: null, snapshots: [], step: 0, seat: -1 };
+    viewer = { data: null, snapshots: [], step: 0, seat: -1, family: section.getAttribute("data-family") };
     document.getElementById("first").onclick = function () { show(0); };
     document.getElementById("prev").onclick = function () { show(viewer.step - 1); };
     document.getElementById("next").onclick = function () { show(viewer.step + 1); };

@@ -601,8 +601,13 @@ class LeagueStore:
 
     def replay(self, match_id: str) -> dict[str, Any] | None:
         """A finished match's replay (see referee/replay.py), or None."""
-        row = self.db.execute("SELECT data FROM replays WHERE match_id = ?", (match_id,)).fetchone()
-        if row is None:
+        text = self.replay_text(match_id)
+        if text is None:
             return None
-        data: dict[str, Any] = json.loads(zlib.decompress(row[0]))
+        data: dict[str, Any] = json.loads(text)
         return data
+
+    def replay_text(self, match_id: str) -> bytes | None:
+        """A finished match's replay as its compact JSON text (UTF-8, not parsed), or None."""
+        row = self.db.execute("SELECT data FROM replays WHERE match_id = ?", (match_id,)).fetchone()
+        return None if row is None else zlib.decompress(row[0])
