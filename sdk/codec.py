@@ -132,6 +132,53 @@ def _header_fields_to_proto(header: ViewHeader) -> pb.Header:
     )
 
 
+def _header_fields_bytes(header: ViewHeader) -> bytes:
+    """The header without its history, on the wire: the same bytes for the fields a
+    match never changes (variant, options, players; cached), then the others."""
+    decision = header.decision
+    return _match_fields_bytes(header) + (
+        pb.Header(
+            seat=header.seat,
+            round=header.round,
+            scores=header.scores,
+            to_move=header.to_move,
+            decision=cast(pb.DecisionKind.ValueType, 0 if decision is None else decision),
+        ).SerializeToString()
+    )
+
+
+_MATCH_FIELDS_CACHE_LIMIT = 10_000
+_match_fields_cache: dict[int, tuple[Mapping[str, str], dict[str, str], str, int, bytes]] = {}
+
+
+def _match_fields_bytes(header: ViewHeader) -> bytes:
+    """Variant, options and players on the wire, cached by the options mapping (engines
+    share one per game); a hit is checked by identity and by value."""
+    options = header.options
+    hit = _match_fields_cache.get(id(options))
+    if (
+        hit is not None
+        and hit[0] is options
+        and hit[2] == header.variant
+        and hit[3] == header.players
+        and hit[1] == options
+    ):
+        return hit[4]
+    data = pb.Header(
+        variant=header.variant, options=options, players=header.players
+    ).SerializeToString()
+    if len(_match_fields_cache) >= _MATCH_FIELDS_CACHE_LIMIT:
+        _match_fields_cache.clear()
+    _match_fields_cache[id(options)] = (
+        options,
+        dict(options),
+        header.variant,
+        header.players,
+        data,
+    )
+    return data
+
+
 _HISTORY_TAG = bytes([(pb.Header.HISTORY_FIELD_NUMBER << 3) | 2])  # length-delimited
 _RECORD_CACHE_LIMIT = 200_000
 _record_cache: dict[int, tuple[Event, bytes]] = {}
@@ -397,7 +444,7 @@ def view_bytes(view: View, history_offset: int = 0) -> bytes:
         records = b"".join([_history_record(e) for e in history[history_offset:]])
     else:
         records = _history_records(history)
-    header_bytes = _header_fields_to_proto(header).SerializeToString() + records
+    header_bytes = _header_fields_bytes(header) + records
     return _length_delimited(_VIEW_HEADER_TAG, header_bytes) + _length_delimited(
         game_tag, game_to_proto(view).SerializeToString()
     )
