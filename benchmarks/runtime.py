@@ -2,9 +2,11 @@
 
 Run: ``.venv/bin/python benchmarks/runtime.py``. Both servers run in their own process on
 a Unix socket and get the same requests: one seat's Decide requests of real seeded 6 nimmt!
-games (4 players), in game order, as a referee sends them. The echo server answers every
-call with a constant reply without parsing it; the SDK bot parses, decodes the view (one
-ViewDecoder per session), calls decide() (answers 0) and encodes the reply.
+games (4 players), in game order, as a referee sends them: first with history deltas (what
+the referee sends an SDK bot), then with the whole history in every request. The echo
+server answers every call with a constant reply without parsing it; the SDK bot parses,
+decodes the view (one ViewDecoder per session), calls decide() (answers 0) and encodes the
+reply.
 """
 
 from __future__ import annotations
@@ -62,24 +64,26 @@ def serve_echo(listen: str) -> None:
     server.wait_for_termination()
 
 
-def requests() -> list[tuple[str, pb.DecideRequest]]:
-    """Seat 0's Decide requests of a few seeded games, each game its own match id."""
+def requests(deltas: bool) -> list[tuple[str, pb.DecideRequest]]:
+    """Seat 0's Decide requests of a few seeded games, each game its own match id; with
+    `deltas`, each carries only the history events the previous one did not (as the
+    referee sends them to a bot whose HelloReply sets history_deltas)."""
     made: list[tuple[str, pb.DecideRequest]] = []
     for seed in range(GAMES):
         state = new_game("6nimmt", 4, seed)
         rng = random.Random(seed)
-        index = 0
+        index = sent = 0
         while not state.is_terminal():
             for seat in state.pending():
                 options = state.legal_options(seat)
                 if seat == 0:
                     view = cast(View, state.view(0))
-                    made.append(
-                        (
-                            f"m{seed}",
-                            codec.decide_request(f"m{seed}", 0, index, view, options, 1000, 5000),
-                        )
+                    offset = sent if deltas else 0
+                    request = codec.decide_request(
+                        f"m{seed}", 0, index, view, options, 1000, 5000, offset
                     )
+                    made.append((f"m{seed}", request))
+                    sent = len(view.header.history)
                     index += 1
                 state.apply(seat, options[rng.randrange(len(options))])
     return made
@@ -114,25 +118,33 @@ def one_pass(stub: pb_grpc.BotStub, calls: list[tuple[str, pb.DecideRequest]]) -
 
 
 def main() -> None:
-    calls = requests()
-    size = sum(r.ByteSize() for _, r in calls) / len(calls)
-    events = sum(len(r.view.header.history) for _, r in calls) / len(calls)
-    print(f"{len(calls)} Decide requests, mean {size:.0f} B, {events:.0f} history events")
-    best = {"echo": float("inf"), "bot": float("inf")}
     with tempfile.TemporaryDirectory() as tmp:
-        servers = {kind: start_server(kind, Path(tmp)) for kind in best}
+        servers = {kind: start_server(kind, Path(tmp)) for kind in ("echo", "bot")}
         try:
-            for _ in range(PASSES):  # alternate, so both see the same machine load
-                for kind, (_, stub) in servers.items():
-                    best[kind] = min(best[kind], one_pass(stub, calls))
+            for deltas in (True, False):
+                compare(servers, requests(deltas), "history deltas" if deltas else "full history")
         finally:
             for process, _ in servers.values():
                 process.terminate()
                 process.wait(timeout=10)
+
+
+def compare(
+    servers: dict[str, tuple[subprocess.Popen[str], pb_grpc.BotStub]],
+    calls: list[tuple[str, pb.DecideRequest]],
+    what: str,
+) -> None:
+    size = sum(r.ByteSize() for _, r in calls) / len(calls)
+    events = sum(len(r.view.header.history) for _, r in calls) / len(calls)
+    print(f"{len(calls)} Decide requests ({what}), mean {size:.0f} B, {events:.0f} events sent")
+    best = {kind: float("inf") for kind in servers}
+    for _ in range(PASSES):  # alternate, so both see the same machine load
+        for kind, (_, stub) in servers.items():
+            best[kind] = min(best[kind], one_pass(stub, calls))
     echo, bot = best["echo"], best["bot"]
-    print(f"bare gRPC echo  {echo:8.1f} us/call  {1e6 / echo:8.0f} calls/s")
-    print(f"SDK bot         {bot:8.1f} us/call  {1e6 / bot:8.0f} calls/s")
-    print(f"SDK bot reaches {echo / bot:.0%} of the echo's rate (best of {PASSES} passes each)")
+    print(f"  bare gRPC echo  {echo:8.1f} us/call  {1e6 / echo:8.0f} calls/s")
+    print(f"  SDK bot         {bot:8.1f} us/call  {1e6 / bot:8.0f} calls/s")
+    print(f"  SDK bot reaches {echo / bot:.0%} of the echo's rate (best of {PASSES} passes each)")
 
 
 if __name__ == "__main__":
