@@ -41,7 +41,8 @@ def build_site(store_path: str | Path, out_dir: str | Path, workers: int = 0) ->
     """Build the static leaderboard of the league in `store_path` into `out_dir`.
 
     Replay data made by an earlier build into the same folder is reused (see
-    replay_files.py); `workers` processes make the new ones (0: up to 4, by cores).
+    match_files.py); `workers` processes write the match pages and data files (0: up to 4,
+    by cores).
     """
     started = time.perf_counter()
     store_file = Path(store_path)

@@ -1,9 +1,9 @@
 """Write the static site from the data model: pages, JSON files, charts, replay data.
 
 Every link is relative (see paths.py); the only scripts and styles are the two files of
-leaderboard/static/, copied into the site. Replay data is one small script per match,
-loaded by the match page (leaderboard/viewer_data.py); worker processes make it while the
-other pages are written.
+leaderboard/static/, copied into the site. Match pages and their replay data (one script
+per match, leaderboard/match_files.py) are written by worker processes while the other
+pages are.
 """
 
 from __future__ import annotations
@@ -15,12 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
 from leaderboard import charts, jsondata, paths
+from leaderboard.match_files import MatchFiles
 from leaderboard.model import BotPage, MatchSummary, RatingSeries, Site, VariantStandings
-from leaderboard.replay_files import ReplayFiles, perspectives
-from sdk.game import PRESETS
+from leaderboard.pages import PageRenderer
 
 RECENT_ON_INDEX = 20
 STATIC_SOURCE = Path(__file__).parent / "static"
@@ -37,33 +35,17 @@ class Written:
     replays_reused: int = 0  # matches whose data files an earlier build made
 
 
-def environment() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
-        autoescape=True,
-        trim_blocks=False,
-        undefined=jinja2.StrictUndefined,
-    )
-    env.globals["paths"] = paths
-    return env
-
-
 class SiteWriter:
     """Renders templates into `out_dir`, counting what it writes."""
 
     def __init__(self, site: Site, out_dir: Path) -> None:
         self.site = site
         self.out = out_dir
-        self.env = environment()
+        self.renderer = PageRenderer(site.league)
         self.written = Written()
-        self._templates: dict[str, jinja2.Template] = {}
 
     def page(self, name: str, template: str, **context: Any) -> None:
-        root = "../" * name.count("/")
-        if template not in self._templates:
-            self._templates[template] = self.env.get_template(template)
-        html = self._templates[template].render(league=self.site.league, root=root, **context)
-        self.text(name, html)
+        self.text(name, self.renderer.render(name, template, **context))
         self.written.pages += 1
 
     def text(self, name: str, content: str) -> None:
@@ -72,7 +54,7 @@ class SiteWriter:
         self.written.files += 1
 
     def json(self, name: str, data: Mapping[str, Any]) -> None:
-        self.text(name, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+        self.text(name, json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n")
 
 
 def render_site(site: Site, out_dir: Path, workers: int = 0) -> Written:
@@ -82,8 +64,8 @@ def render_site(site: Site, out_dir: Path, workers: int = 0) -> Written:
         (out_dir / sub).mkdir(exist_ok=True)
     writer = SiteWriter(site, out_dir)
     summaries = list(site.matches())
-    replay_files = ReplayFiles(out_dir, site.load_replay, workers)
-    replay_files.start(summaries)
+    match_files = MatchFiles(out_dir, site.league, site.load_replay, workers)
+    match_files.start(summaries)
     _copy_static(writer)
     league = site.league
     writer.json("league.json", jsondata.league_json(league, site.standings))
@@ -104,12 +86,12 @@ def render_site(site: Site, out_dir: Path, workers: int = 0) -> Written:
     _write_match_lists(writer, newest_first)
     recent = site.recent_matches or tuple(newest_first[:RECENT_ON_INDEX])
     writer.page("index.html", "index.html", standings=site.standings, bots=site.bots, recent=recent)
-    with_replay = replay_files.finish()
-    for match in summaries:
-        _write_match(writer, match, match.match_id in with_replay)
-    writer.written.files += replay_files.files
-    writer.written.replays_made = replay_files.made
-    writer.written.replays_reused = replay_files.reused
+    match_files.finish()
+    writer.written.pages += match_files.pages
+    writer.written.matches = match_files.pages
+    writer.written.files += match_files.files
+    writer.written.replays_made = match_files.made
+    writer.written.replays_reused = match_files.reused
     return writer.written
 
 
@@ -148,24 +130,6 @@ def _series_chart(series: RatingSeries) -> str:
         x_label="the bot's matches",
         y_label="rating",
     )
-
-
-def _write_match(writer: SiteWriter, match: MatchSummary, has_replay: bool) -> None:
-    writer.page(
-        paths.match_page(match.match_id),
-        "match.html",
-        m=match,
-        perspectives=perspectives(match) if has_replay else [],
-        replay_src=paths.replay_script(match.match_id).rsplit("/", 1)[-1],
-        family=family_of(match.variant),
-    )
-    writer.written.matches += 1
-
-
-def family_of(variant: str) -> str:
-    """The game family of a variant id ("6nimmt-pro:rounds=2" -> "6nimmt")."""
-    preset = PRESETS.get(variant.partition(":")[0])
-    return preset.family if preset else ""
 
 
 def _write_match_lists(writer: SiteWriter, newest_first: list[MatchSummary]) -> None:
