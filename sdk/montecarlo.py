@@ -6,6 +6,9 @@ state, play the game out with a fast policy and keep each option's mean utility.
 options share every sampled deal (common random numbers), so their means are compared on
 the same luck. Sampling stops before a time limit, leaving room for one more playout.
 
+For games with a vectorised simulator, :func:`evaluate_batched` spends the same budget on
+batches of playouts (one call plays many games of one option at once).
+
 Use it from a bot's ``decide``::
 
     from sdk.montecarlo import evaluate, stop_time
@@ -130,3 +133,48 @@ def evaluate(
         break
     means = tuple(t / n if n else -math.inf for t, n in zip(total, count, strict=True))
     return Evaluation(opts, tuple(count), means, deals)
+
+
+BatchSimulation = Callable[[int, int, int], tuple[float, int]]
+"""(option index, games, batch seed) -> (total utility, games played) of one batch of
+playouts of that option. Calls with the same batch seed should sample the same deals."""
+
+
+def evaluate_batched(
+    options: Sequence[Option],
+    simulate: BatchSimulation,
+    stop_at: float,
+    rng: random.Random,
+    *,
+    batch: int = 256,
+    max_rounds: int | None = None,
+) -> Evaluation:
+    """Evaluate options by batches of playouts until `stop_at` (a time.monotonic time).
+
+    Each round plays one batch of `batch` games per option, all with the same batch seed
+    (common random numbers: the options are compared on the same sampled deals). A batch
+    is only started when the slowest batch so far still fits before `stop_at`;
+    `max_rounds` caps the rounds (for reproducible tests). ``deals`` counts the rounds.
+    """
+    opts = tuple(options)
+    count = [0] * len(opts)
+    total = [0.0] * len(opts)
+    rounds = 0
+    slowest = 0.0
+    clock = time.monotonic
+    while len(opts) > 1 and (max_rounds is None or rounds < max_rounds):
+        seed = rng.getrandbits(63)
+        rounds += 1
+        for index in range(len(opts)):
+            begin = clock()
+            if begin + slowest >= stop_at:
+                break
+            utility, games = simulate(index, batch, seed)
+            total[index] += utility
+            count[index] += games
+            slowest = max(slowest, clock() - begin)
+        else:
+            continue
+        break
+    means = tuple(t / n if n else -math.inf for t, n in zip(total, count, strict=True))
+    return Evaluation(opts, tuple(count), means, rounds)

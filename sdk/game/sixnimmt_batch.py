@@ -249,16 +249,18 @@ def simulate_random(
     return simulate(state, n_games, RandomDraws(np.random.default_rng(rng)))
 
 
-def simulate_view(
-    view: SixNimmtView, n_games: int, rng: np.random.Generator | int | None = None
+def determinized_hands(
+    base: SixNimmtState,
+    seat: int,
+    n_games: int,
+    generator: np.random.Generator,
+    public: bool = False,
 ) -> IntArray:
-    """`n_games` random playouts from a seat's view, each with its own determinization
-    (hidden hands sampled uniformly from the cards the seat has not seen)."""
-    generator = np.random.default_rng(rng)
-    base = from_view(view, random.Random(int(generator.integers(1 << 62))))
-    seat = view.header.seat
-    hidden_seats = [] if view.all_hands else [s for s in range(base.players) if s != seat]
+    """Every seat's hand in `n_games` determinizations of `base` (n_games, players, H):
+    `seat`'s own hand as it is, the others dealt anew in each game from the cards `base`
+    holds in them or unused; with `public` hands (Logic), or in a draft, as they are."""
     hands = np.tile(np.array(base.hands, dtype=np.int64), (n_games, 1, 1))
+    hidden_seats = [] if public else [s for s in range(base.players) if s != seat]
     if hidden_seats and base.phase != Phase.DRAFT:
         hidden = [c for s in hidden_seats for c in base.hands[s]] + base.unused
         shuffled = generator.permuted(
@@ -267,7 +269,18 @@ def simulate_view(
         size = len(base.hands[hidden_seats[0]])
         for i, s in enumerate(hidden_seats):
             hands[:, s, :] = shuffled[:, i * size : (i + 1) * size]
+    return hands
+
+
+def simulate_view(
+    view: SixNimmtView, n_games: int, rng: np.random.Generator | int | None = None
+) -> IntArray:
+    """`n_games` random playouts from a seat's view, each with its own determinization
+    (hidden hands sampled uniformly from the cards the seat has not seen)."""
+    generator = np.random.default_rng(rng)
+    base = from_view(view, random.Random(int(generator.integers(1 << 62))))
     draws = RandomDraws(generator)
     if base.phase == Phase.DRAFT:
         return simulate(base, n_games, draws)
+    hands = determinized_hands(base, view.header.seat, n_games, generator, bool(view.all_hands))
     return simulate(base, n_games, draws, hands)

@@ -1,0 +1,165 @@
+"""6 nimmt! family playouts for the Monte Carlo bot: vectorised (numpy), many at once.
+
+Each decision's options are played out in batches of games on the batch simulator's rows
+(:mod:`sdk.game.sixnimmt_batch`), every game with its own determinization of the hidden
+hands. Every seat plays a greedy policy: it avoids the card that would surely take a row
+(a row's 6th card, or a card below every row, which costs the cheapest row), prefers
+small gaps to a short row's end, with some noise so that the playouts differ; a row to
+take is always the cheapest. The seat deciding plays the option under test first.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import numpy as np
+
+from sdk.game.core import DecisionKind, Option
+from sdk.game.sixnimmt import ROW_CAPACITY, ROWS, Phase, SixNimmtState, from_view
+from sdk.game.sixnimmt_batch import (
+    FloatArray,
+    IntArray,
+    RandomDraws,
+    _Batch,
+    determinized_hands,
+)
+from sdk.game.views import SixNimmtView
+from sdk.montecarlo import BatchSimulation
+
+_FAR = 1 << 20
+NOISE = 1.0  # policy noise: a uniform draw in [0, NOISE) heads is added to each card's cost
+GAP_WEIGHT = 0.02  # heads per card of gap to the row's end, times the row's fullness
+NOWHERE_EXTRA = 0.5  # a card below every row also gives up the choice of the row to start
+
+
+class GreedyDraws(RandomDraws):
+    """Row choices in the batch take the cheapest row (a place tie stays random)."""
+
+    batch: _Batch | None = None
+
+    def choice(self, games: IntArray) -> FloatArray:
+        batch = self.batch
+        if batch is None:
+            return super().choice(games)
+        cheapest = batch.heads[games].argmin(axis=1)
+        # Row options come in row order: option floor(u * 4) is row `cheapest`.
+        u: FloatArray = (cheapest + 0.5) / ROWS
+        return u
+
+
+def greedy_picks(
+    batch: _Batch, games: IntArray, hands: IntArray, rng: np.random.Generator
+) -> IntArray:
+    """The hand slot (len(games), n) each seat plays now; a 0 in `hands` is no card."""
+    k = len(games)
+    last = batch.last[games]
+    length = batch.length[games]
+    heads = batch.heads[games]
+    first = batch.first[games] if batch.rules.professional else None
+    gap = np.full(hands.shape, _FAR, dtype=np.int64)  # distance to the nearest place
+    row = np.zeros(hands.shape, dtype=np.int64)  # (k, n, H): where each card would go
+    for r in range(ROWS):
+        right = hands - last[:, r, None, None]
+        distance = np.where(right > 0, right, _FAR)
+        if first is not None:
+            left = first[:, r, None, None] - hands
+            distance = np.minimum(distance, np.where(left > 0, left, _FAR))
+        nearer = distance < gap
+        gap = np.where(nearer, distance, gap)
+        row[nearer] = r
+    # Per row: what a card landing there costs for sure (6th card) and its risk per gap.
+    sure = np.where(length >= ROW_CAPACITY, heads, 0).ravel()
+    risk = (GAP_WEIGHT / ROW_CAPACITY * length * heads).ravel()
+    flat = row + ROWS * np.arange(k)[:, None, None]
+    cost = sure[flat] + risk[flat] * gap
+    cheapest = heads.min(axis=1)[:, None, None] + NOWHERE_EXTRA
+    cost = np.where(gap >= _FAR, cheapest, cost) + rng.random(cost.shape) * NOISE
+    cost[hands == 0] = np.inf
+    slots: IntArray = cost.argmin(axis=2)
+    return slots
+
+
+def play_out(
+    state: SixNimmtState,
+    k: int,
+    hands: IntArray,
+    seat: int,
+    first_card: int,
+    generator: np.random.Generator,
+) -> IntArray:
+    """Play `state` to the end in `k` games with the greedy policy; final scores (k, n).
+
+    `hands` (k, n, H) are every seat's hands per game (determinizations; unused while
+    drafting); `first_card`,
+    if not 0, is `seat`'s pick this turn. A pending row or place choice and a draft in
+    progress are resolved first (a draft at random).
+    """
+    draws = GreedyDraws(generator)
+    batch = _Batch(state, k, draws)
+    draws.batch = batch
+    if state.phase == Phase.OVER:
+        return batch.scores
+    games = np.arange(k)
+    round_number = state.round
+    if state.phase == Phase.DRAFT:
+        pool = np.tile(np.array(state.pool, dtype=np.int64), (k, 1))
+        current = batch.draft(games, round_number, pool, state.hands, state.drafter)
+    else:
+        current = hands.copy()
+    for card, who in state.queue:
+        batch.place(games, np.full(k, card), np.full(k, who))
+    forced = first_card
+    while True:
+        for _ in range(current.shape[2]):
+            slots = greedy_picks(batch, games, current, generator)
+            if forced:
+                slots[:, seat] = (current[:, seat] == forced).argmax(axis=1)
+                forced = 0
+            played = np.take_along_axis(current, slots[:, :, None], axis=2)
+            np.put_along_axis(current, slots[:, :, None], 0, axis=2)
+            batch.play_turns(games, played)
+        games = batch.round_over(games, round_number)
+        if not len(games):
+            return batch.scores
+        round_number += 1
+        current = batch.new_round(games, round_number)
+
+
+def simulation(
+    view: SixNimmtView,
+    options: Sequence[Option],
+    rng: random.Random,
+    utility: str,
+) -> BatchSimulation:
+    """A batch simulation of `options` from `view` for :func:`sdk.montecarlo.evaluate_batched`.
+
+    `utility` is "own" (fewest own heads) or "margin" (own heads against the others' mean).
+    """
+    seat = view.header.seat
+    kind = view.header.decision
+    base = from_view(view, rng)
+    public = bool(view.all_hands)
+    starts: list[tuple[SixNimmtState, int]] = []
+    for option in options:
+        if kind == DecisionKind.PICK_CARD:
+            starts.append((base, option.card))
+        else:
+            after = base.clone()
+            after.apply(seat, option)
+            starts.append((after, 0))
+
+    def simulate(index: int, games: int, seed: int) -> tuple[float, int]:
+        generator = np.random.default_rng(seed)
+        state, first_card = starts[index]
+        if state.phase == Phase.DRAFT:  # the hands come from the rest of the draft
+            hands = np.zeros((games, state.players, 0), dtype=np.int64)
+        else:
+            hands = determinized_hands(state, seat, games, generator, public)
+        scores = play_out(state, games, hands, seat, first_card, generator).astype(np.float64)
+        own = scores[:, seat]
+        if utility == "margin" and scores.shape[1] > 1:
+            own = own - (scores.sum(axis=1) - own) / (scores.shape[1] - 1)
+        return float(-own.sum()), games
+
+    return simulate

@@ -1,0 +1,50 @@
+"""sdk.montecarlo.evaluate_batched: batches per option, common seeds, the time limit."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from sdk.game.core import Option, OptionKind
+from sdk.montecarlo import evaluate_batched
+
+OPTIONS = [Option(OptionKind.CARD, card) for card in (3, 7, 11)]
+
+
+def test_every_option_gets_the_same_batches_and_the_best_mean_wins() -> None:
+    seeds: dict[int, list[int]] = {0: [], 1: [], 2: []}
+
+    def simulate(index: int, games: int, seed: int) -> tuple[float, int]:
+        seeds[index].append(seed)
+        noise = random.Random(seed).random()  # shared by all options of a round
+        return games * (float(OPTIONS[index].card % 5) + noise), games
+
+    found = evaluate_batched(
+        OPTIONS, simulate, time.monotonic() + 60, random.Random(1), batch=16, max_rounds=4
+    )
+    assert found.deals == 4
+    assert found.samples == (64, 64, 64)
+    assert seeds[0] == seeds[1] == seeds[2] and len(set(seeds[0])) == 4
+    assert found.best == OPTIONS[0]  # card 3: mean 3 + noise, the highest
+
+
+def test_it_stops_before_the_time_limit() -> None:
+    def simulate(index: int, games: int, seed: int) -> tuple[float, int]:
+        busy_until = time.monotonic() + 0.01  # a playout batch's work
+        while time.monotonic() < busy_until:
+            pass
+        return float(index), games
+
+    stop_at = time.monotonic() + 0.15
+    found = evaluate_batched(OPTIONS, simulate, stop_at, random.Random(2), batch=8)
+    assert time.monotonic() < stop_at + 0.01
+    assert min(found.samples) >= 8
+    assert found.best == OPTIONS[2]
+
+
+def test_a_single_option_needs_no_simulation() -> None:
+    def simulate(index: int, games: int, seed: int) -> tuple[float, int]:
+        raise AssertionError("not called")
+
+    found = evaluate_batched(OPTIONS[:1], simulate, time.monotonic() + 1, random.Random(3))
+    assert found.best == OPTIONS[0] and found.samples == (0,)
