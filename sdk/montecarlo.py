@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sdk.game.core import GameState, Option, Policy
+from sdk.game.core import GameState, Option, Policy, random_policy
 from sdk.game.variants import from_view
 from sdk.game.views import View
 from sdk.match import DecisionClock
@@ -94,13 +94,16 @@ def evaluate(
     utility: Utility = own_score,
     max_deals: int | None = None,
     sample: Callable[[View, random.Random], GameState] = from_view,
+    round_only: bool = False,
 ) -> Evaluation:
     """Sample deals and play each option out until `stop_at` (a time.monotonic time).
 
     A playout is only started when the slowest one so far still fits before `stop_at`,
     so the call returns before it unless a single playout takes longer than all seen
     before. `policy` plays every seat in the playouts (the engine's fast random playout
-    when None); `max_deals` caps the work (for reproducible tests).
+    when None); `max_deals` caps the work (for reproducible tests). With `round_only`,
+    a playout stops when the round changes (engines with a ``round``) and scores there:
+    in games of several rounds, the later rounds add mostly noise.
     """
     seat = view.header.seat
     opts = tuple(options)
@@ -124,7 +127,7 @@ def evaluate(
                 break
             state = deal.clone()
             state.apply(seat, option)
-            scores = state.playout(rng, policy)
+            scores = play_round(state, rng, policy) if round_only else state.playout(rng, policy)
             total[index] += utility(scores, seat, state.higher_is_better)
             count[index] += 1
             slowest = max(slowest, clock() - begin)
@@ -133,6 +136,21 @@ def evaluate(
         break
     means = tuple(t / n if n else -math.inf for t, n in zip(total, count, strict=True))
     return Evaluation(opts, tuple(count), means, deals)
+
+
+def play_round(state: GameState, rng: random.Random, policy: Policy | None = None) -> list[int]:
+    """Play `state` on (random policy by default) until its round changes or the game
+    ends; the scores then. States without a ``round`` are played to the end."""
+    start = getattr(state, "round", None)
+    if start is None:
+        return state.playout(rng, policy)
+    choose = policy or random_policy
+    while True:
+        seats = state.pending()
+        if not seats or getattr(state, "round", None) != start:
+            return state.scores()
+        for seat in seats:
+            state.apply(seat, choose(state, seat, state.legal_options(seat), rng))
 
 
 BatchSimulation = Callable[[int, int, int], tuple[float, int]]

@@ -6,8 +6,10 @@ decision's deadline (at least 30 ms short of it) and never plans on the time ban
   the numpy batch simulator), thousands per decision, with a greedy policy for every
   seat (avoid the 6th card, take the cheapest row) and common random numbers
   (:func:`sdk.montecarlo.evaluate_batched`).
-- Other families: the generic clone-and-play-out path (:func:`sdk.montecarlo.evaluate`)
-  with the engines' fast random playouts.
+- Other families: the generic clone-and-play-out path (:func:`sdk.montecarlo.evaluate`),
+  each playout only to the end of the current round (later rounds are mostly noise); random
+  playouts, except in 11 nimmt! where every seat plays a card whenever one fits
+  (:func:`example_bots.montecarlo_bot.policies.play_first`).
 
 Objective: in 6 nimmt! (where a player's own heads are what counts) it minimises its own
 heads; elsewhere it maximises its lead over the others' mean, which is what wins games.
@@ -18,15 +20,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from example_bots.montecarlo_bot.policies import play_first
 from example_bots.montecarlo_bot.sixnimmt import simulation
 from sdk.bot import Bot
-from sdk.game.core import Option
+from sdk.game.core import Option, Policy
 from sdk.game.variants import PRESETS
 from sdk.game.views import SixNimmtView, View
 from sdk.match import DecisionClock, MatchInfo
 from sdk.montecarlo import Utility, evaluate, evaluate_batched, margin, own_score, stop_time
 
 OWN_SCORE_FAMILIES = frozenset({"6nimmt"})
+POLICIES: dict[str, Policy] = {"11nimmt": play_first}
 BATCH_GAMES = 128  # playouts per option per batch in the 6 nimmt! family
 
 
@@ -56,4 +60,12 @@ class MonteCarloBot(Bot):
             goal = "own" if self.utility is own_score else "margin"
             simulate = simulation(view, options, self.rng, goal)
             return evaluate_batched(options, simulate, stop, self.rng, batch=BATCH_GAMES).best
-        return evaluate(view, options, stop, self.rng, utility=self.utility).best
+        return evaluate(
+            view,
+            options,
+            stop,
+            self.rng,
+            policy=POLICIES.get(self.family),
+            utility=self.utility,
+            round_only=True,
+        ).best
