@@ -146,7 +146,7 @@ class MatchFiles:
         self._matches = list(matches)
         make = [not self._cached(m) for m in self._matches]
         self.reused = make.count(False)
-        if sum(make) < PARALLEL_FROM or self.workers == 1:
+        if len(make) < PARALLEL_FROM or self.workers == 1:
             self._done(write_matches(self._job(0, len(make), make)))
             return
         self._pool = ProcessPoolExecutor(max_workers=self.workers)
