@@ -5,6 +5,7 @@ an opponent's hidden card, the deck or the unused cards."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import struct
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 
 from referee import replay
 from referee.match import run_match
-from referee.spec import MatchSpec
+from referee.spec import FaultKind, MatchSpec
 from sdk import codec
 from sdk.game import Event, EventKind, GameState
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
@@ -136,6 +137,27 @@ def test_history_deltas_put_together_give_the_seats_view(variant: str, tmp_path:
     assert max(offsets) > 0 and offsets.count(0) <= VARIANTS[variant][0]
 
 
+def test_history_deltas_resend_what_a_failed_call_carried(tmp_path: Path) -> None:
+    """After a Decide that failed, the next request of the seat starts from the same offset
+    (the bot may not have the failed call's events); after an answered one, from the end
+    of what that one carried. The histories put together still make the seat's views."""
+    skip_without_engine("6nimmt")
+    assert spy_checks("6nimmt", range(1), tmp_path, deltas=True, fail_every=4) > 0
+    by_seat: dict[int, list[pb.DecideRequest]] = {}
+    for request in sorted(read_raw(tmp_path / "seed0"), key=lambda r: r.decision_index):
+        by_seat.setdefault(request.seat, []).append(request)
+    resent = 0
+    for requests in by_seat.values():
+        for i, (sent, following) in enumerate(itertools.pairwise(requests)):
+            if (i + 1) % 4 == 0:  # the spy's every 4th Decide failed
+                assert following.history_offset == sent.history_offset
+                resent += 1
+            else:
+                carried = sent.history_offset + len(sent.view.header.history)
+                assert following.history_offset == carried
+    assert resent > 0
+
+
 def read_raw(folder: Path) -> list[pb.DecideRequest]:
     requests = []
     for file in folder.glob("*.bin"):
@@ -149,18 +171,26 @@ def read_raw(folder: Path) -> list[pb.DecideRequest]:
     return requests
 
 
-def spy_checks(variant: str, seeds: range, tmp_path: Path, deltas: bool) -> int:
-    """Play seeded matches between spies; check every request; the number checked."""
+def spy_checks(
+    variant: str, seeds: range, tmp_path: Path, deltas: bool, fail_every: int = 0
+) -> int:
+    """Play seeded matches between spies; check every request; the number checked. With
+    `fail_every`, the spies' failures must be the only faults."""
     players, options = VARIANTS[variant]
     checked = 0
     for seed in seeds:
         folder = tmp_path / f"seed{seed}"
         folder.mkdir()
-        env = {"SPY_DIR": str(folder), "SPY_DELTAS": "1" if deltas else "0"}
+        env = {
+            "SPY_DIR": str(folder),
+            "SPY_DELTAS": "1" if deltas else "0",
+            "SPY_FAIL_EVERY": str(fail_every),
+        }
         spy = dataclasses.replace(bot_named("spy"), env=env)
         spec = MatchSpec(f"spy-{seed}", variant, options, seed, (spy,) * players, FAST_CLOCK)
         result = run_match(spec)
-        assert result.faults == ()
+        assert all(f.kind == FaultKind.PROTOCOL for f in result.faults)
+        assert len(result.faults) > 0 if fail_every else result.faults == ()
         requests = read_requests(folder)
         data: dict[str, Any] = dict(result.replay)
         state = replay.new_state(data)
@@ -168,6 +198,8 @@ def spy_checks(variant: str, seeds: range, tmp_path: Path, deltas: bool) -> int:
         for group in replay.steps(data):
             for record in group:
                 seat = int(record["seat"])
+                if record["auto"]:  # forfeited: not asked
+                    continue
                 check_request(state, seat, requests.pop((seat, asked[seat])))
                 asked[seat] += 1
                 checked += 1

@@ -1,6 +1,7 @@
 """Plays at random (seeded) and records every request it receives, for the information
 leak test: each request goes, length-prefixed, to SPY_DIR/<pid>.bin. With SPY_DELTAS=1 it
-asks for history deltas (HelloReply.history_deltas)."""
+asks for history deltas (HelloReply.history_deltas); with SPY_FAIL_EVERY=K its every K-th
+Decide (after being recorded) fails with an error status."""
 
 import os
 import struct
@@ -24,6 +25,7 @@ class Spy(SeededRandom):
         super().__init__()
         self.out = out
         self.lock = threading.Lock()
+        self.fail_every = int(os.environ.get("SPY_FAIL_EVERY", "0"))
 
     def record(self, call: str, request: Message) -> None:
         data = request.SerializeToString()
@@ -45,7 +47,10 @@ class Spy(SeededRandom):
 
     def Decide(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> pb.DecideReply:
         self.record("Decide", request)
-        return super().Decide(request, context)
+        reply = super().Decide(request, context)
+        if self.fail_every and self.decisions % self.fail_every == 0:
+            context.abort(grpc.StatusCode.INTERNAL, "the spy fails on purpose")
+        return reply
 
     def EndMatch(
         self, request: pb.EndMatchRequest, context: grpc.ServicerContext
