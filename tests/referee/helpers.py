@@ -19,6 +19,9 @@ RANDOM_BOT = REPO / "example_bots" / "random_bot"
 
 # Small limits keep the fault tests fast.
 FAST_CLOCK = ClockSpec(decision_ms=250, time_bank_ms=600, setup_ms=4000, max_faults=3)
+# For tests of well-behaved bots that assert "no fault": a loaded CI machine must not turn
+# a slow scheduler into a TIMEOUT.
+ROOMY_CLOCK = ClockSpec(decision_ms=10_000, time_bank_ms=30_000, setup_ms=30_000, max_faults=3)
 
 
 def bot_named(name: str) -> BotSpec:

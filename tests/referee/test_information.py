@@ -19,7 +19,7 @@ from referee.spec import FaultKind, MatchSpec
 from sdk import codec
 from sdk.game import Event, EventKind, GameState
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from tests.referee.helpers import FAST_CLOCK, bot_named, skip_without_engine
+from tests.referee.helpers import ROOMY_CLOCK, bot_named, skip_without_engine
 
 SEEDS = range(4)
 LONG_GAME_SEEDS = range(2)  # 11 nimmt! and Hornochsen! games are several times longer
@@ -187,7 +187,7 @@ def spy_checks(
             "SPY_FAIL_EVERY": str(fail_every),
         }
         spy = dataclasses.replace(bot_named("spy"), env=env)
-        spec = MatchSpec(f"spy-{seed}", variant, options, seed, (spy,) * players, FAST_CLOCK)
+        spec = MatchSpec(f"spy-{seed}", variant, options, seed, (spy,) * players, ROOMY_CLOCK)
         result = run_match(spec)
         assert all(f.kind == FaultKind.PROTOCOL for f in result.faults)
         assert len(result.faults) > 0 if fail_every else result.faults == ()

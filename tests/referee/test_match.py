@@ -18,6 +18,7 @@ from sdk.game import PRESETS, RulesError
 from tests.referee.helpers import (
     FAST_CLOCK,
     RANDOM_BOT,
+    ROOMY_CLOCK,
     bot_named,
     descendants,
     group_members,
@@ -58,7 +59,7 @@ def test_every_preset_between_random_sdk_bots_replays_exactly(variant: str, tmp_
 def test_raw_random_bots_play_each_family(variant: str) -> None:
     skip_without_engine(variant)
     bot = bot_named("seeded_random")
-    spec = MatchSpec("raw", variant, short_options(variant), 3, (bot, bot, bot), FAST_CLOCK)
+    spec = MatchSpec("raw", variant, short_options(variant), 3, (bot, bot, bot), ROOMY_CLOCK)
     result = run_match(spec)
     assert result.faults == ()
     assert replay.resimulate(result.replay) == list(result.scores)
@@ -83,12 +84,14 @@ def test_pool_reuses_processes_one_seat_each_and_kills_them_on_close() -> None:
 
     async def scenario() -> tuple[int, int, list[int]]:
         async with BotPool() as pool:
-            spec = MatchSpec("p1", "6nimmt", {"rounds": "1"}, 1, (bot, bot, bot), FAST_CLOCK)
+            spec = MatchSpec("p1", "6nimmt", {"rounds": "1"}, 1, (bot, bot, bot), ROOMY_CLOCK)
             await play_match(spec, pool)
             first = pool.started  # three seats of one bot: three processes
             await play_match(dataclasses.replace(spec, match_id="p2", seed=2), pool)
             reused = pool.started  # all reused
-            spec3 = dataclasses.replace(spec, match_id="p3", bots=(bot, hang, bot))
+            spec3 = dataclasses.replace(
+                spec, match_id="p3", bots=(bot, hang, bot), clock=FAST_CLOCK
+            )
             result = await play_match(spec3, pool)
             assert {f.kind.value for f in result.faults} == {"TIMEOUT"}
             await play_match(spec3, pool)  # the hung process was discarded: a new one
