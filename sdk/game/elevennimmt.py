@@ -23,7 +23,9 @@ from sdk.game.core import (
     GameState,
     Option,
     OptionKind,
+    Policy,
     RulesError,
+    Side,
 )
 from sdk.game.engine_support import (
     fill_hands,
@@ -33,6 +35,7 @@ from sdk.game.engine_support import (
     require_pending,
     require_seat,
     round_rng,
+    shared_event,
 )
 from sdk.game.views import ElevenNimmtView
 
@@ -43,13 +46,28 @@ BULL_CARDS = 10
 WINDOW = 10  # a card fits a pile when it is 1..10 above the top, counting 100 -> 1
 BULL_PILE = 3  # taking a pile of at least this many cards earns a bull card
 END_TURN = Option(OptionKind.END_TURN)
-MAX_PILES = 64  # 1 + one more per take: at most 41 piles; options beyond are made on demand
-PLAY_OPTIONS = [[Option(OptionKind.PLAY, c, p) for p in range(MAX_PILES)] for c in range(101)]
+MAX_PILES = len(DECK)  # every pile holds a card of its own (a dealt game has at most 41)
+PILE_BITS = 7  # a play's key: card << PILE_BITS | pile; keys sort as (card, pile) do
+PILE_MASK = (1 << PILE_BITS) - 1
 ROW_OPTIONS = [Option(OptionKind.ROW, row=p) for p in range(MAX_PILES)]
+STEAL_OPTIONS = [Option(OptionKind.STEAL, target=t) for t in range(7)]
+
+
+class PlayOptions(dict[int, Option]):
+    """PLAY options by key (card << PILE_BITS | pile), made on first use and then shared
+    (options are immutable)."""
+
+    def __missing__(self, key: int) -> Option:
+        option = Option(OptionKind.PLAY, key >> PILE_BITS, key & PILE_MASK)
+        self[key] = option
+        return option
+
+
+PLAY_OPTIONS = PlayOptions()
 
 
 def play_option(card: int, pile: int) -> Option:
-    return PLAY_OPTIONS[card][pile] if pile < MAX_PILES else Option(OptionKind.PLAY, card, pile)
+    return PLAY_OPTIONS[card << PILE_BITS | pile]
 
 
 def distance(card: int, top: int) -> int:
@@ -71,18 +89,20 @@ def stack(pile: list[int], card: int, new_cards: int, base_top: int) -> None:
         pile[-new_cards - 1 :] = tail
 
 
-WINDOW_MASKS = [
-    sum(1 << c for c in DECK if 1 <= (c - top) % len(DECK) <= WINDOW) for top in range(101)
-]
-"""WINDOW_MASKS[top]: the cards that fit a pile with that top, as a bit set (bit c: card c)."""
+REACH = [sum(1 << top for top in DECK if playable(card, top)) for card in range(101)]
+"""REACH[card]: the pile tops `card` may be played on, as a bit set (bit t: top t)."""
 
 
-def hand_mask(hand: Sequence[int]) -> int:
-    """A hand as a bit set (bit c: card c)."""
-    mask = 0
-    for card in hand:
-        mask |= 1 << card
-    return mask
+def piles_of(fits: int, tops: list[int]) -> list[int]:
+    """The piles (ascending) whose tops (listed in `tops`, distinct) are in the bit set
+    `fits`."""
+    piles: list[int] = []
+    while fits:
+        low = fits & -fits
+        piles.append(tops.index(low.bit_length() - 1))
+        fits ^= low
+    piles.sort()
+    return piles
 
 
 def round_points(hand: Sequence[int]) -> int:
@@ -127,6 +147,7 @@ class ElevenNimmtState(GameState):
         self.plays: list[tuple[int, int]] = []  # this turn's (card, pile)
         self.steal_targets: list[int] = []
         self.history: list[Event] = []
+        self._tops_cache: tuple[list[int] | None, int] = (None, 0)  # see _open_tops
 
     # ----- construction -------------------------------------------------------------
 
@@ -225,23 +246,18 @@ class ElevenNimmtState(GameState):
         return DecisionKind.PLAY_OR_TAKE if self.phase is Phase.PLAY else DecisionKind.STEAL_BULL
 
     def legal_options(self, seat: int) -> list[Option]:
-        require_pending(self.pending(), seat)
-        if self.phase is Phase.STEAL:
-            return [Option(OptionKind.STEAL, target=t) for t in self.steal_targets]
-        options = self._plays(seat)
+        if self.phase is not Phase.PLAY or seat != self.turn:
+            require_pending(self.pending(), seat)
+            return [STEAL_OPTIONS[t] for t in self.steal_targets]
+        options = [PLAY_OPTIONS[key] for key in self._play_keys(seat)]
         if not self.plays:
-            piles = len(self.piles)
-            rows = (
-                ROW_OPTIONS[:piles]
-                if piles <= MAX_PILES
-                else [Option(OptionKind.ROW, row=p) for p in range(piles)]
-            )
-            return rows + options
+            return ROW_OPTIONS[: len(self.piles)] + options
         options.append(END_TURN)
         return options
 
     def apply(self, seat: int, option: Option) -> None:
-        require_pending(self.pending(), seat)
+        if self.phase is Phase.OVER or seat != self.turn:
+            require_pending(self.pending(), seat)
         if not self._is_legal(seat, option):
             require_legal(seat, option, self.legal_options(seat))
         if option.kind == OptionKind.PLAY:
@@ -259,6 +275,45 @@ class ElevenNimmtState(GameState):
 
     def scores(self) -> list[int]:
         return list(self.totals)
+
+    def playout(self, rng: random.Random, policy: Policy | None = None) -> list[int]:
+        """As :meth:`GameState.playout`; with the random policy, a faster loop that makes
+        exactly the same choices from the same `rng` (it skips building option lists)."""
+        if policy is not None:
+            return super().playout(rng, policy)
+        randrange = rng.randrange
+        while True:
+            phase, seat = self.phase, self.turn
+            if phase is Phase.PLAY:
+                # Count the plays (as legal_options lists them) before finding the chosen one.
+                mask = self._open_tops(seat)
+                hand = self.hands[seat]
+                counts = [(mask & REACH[card]).bit_count() for card in hand]
+                plays = sum(counts)
+                if self.plays:  # plays, then END_TURN
+                    index = randrange(plays + 1)
+                    if index == plays:
+                        self._finish_turn(seat)
+                        continue
+                else:  # ROW for every pile, then plays
+                    piles = len(self.piles)
+                    index = randrange(piles + plays) - piles
+                    if index < 0:
+                        self._take(seat, index + piles)
+                        continue
+                position = 0
+                while index >= counts[position]:
+                    index -= counts[position]
+                    position += 1
+                card = hand[position]
+                fits = mask & REACH[card]
+                self._play(seat, card, piles_of(fits, self.start_tops)[index])
+            elif phase is Phase.STEAL:
+                targets = self.steal_targets
+                self._steal(seat, targets[randrange(len(targets))])
+                self._after_take(seat)
+            else:
+                return self.scores()
 
     def clone(self) -> ElevenNimmtState:
         other = ElevenNimmtState.__new__(ElevenNimmtState)
@@ -336,43 +391,60 @@ class ElevenNimmtState(GameState):
         used = {p for _, p in self.plays}
         return pile in used or len(used) < max(1, self.bulls[seat])
 
-    def _open_piles(self, seat: int) -> list[tuple[int, int]]:
-        """(pile, window mask) of every pile this turn may still play on: with b bull cards
-        at most b piles (one pile, one card with none), windows from the turn's start tops."""
-        used = {pile for _, pile in self.plays}
-        open_new = len(used) < max(1, self.bulls[seat])
-        return [
-            (pile, WINDOW_MASKS[top])
-            for pile, top in enumerate(self.start_tops)
-            if open_new or pile in used
-        ]
+    def _open_tops(self, seat: int) -> int:
+        """The start tops of the piles this turn may still play on, as a bit set: with b
+        bull cards at most b piles (one pile, one card with none). The set of all start
+        tops is kept for the turn's start_tops list."""
+        tops = self.start_tops
+        cache = self._tops_cache
+        if cache[0] is tops:
+            mask = cache[1]
+        else:
+            mask = 0
+            for top in tops:
+                mask |= 1 << top
+            self._tops_cache = (tops, mask)
+        plays = self.plays
+        if plays:
+            used = {pile for _, pile in plays}
+            if len(used) >= max(1, self.bulls[seat]):
+                mask = 0
+                for pile in used:
+                    mask |= 1 << tops[pile]
+        return mask
 
     def _has_play(self, seat: int) -> bool:
-        hand = hand_mask(self.hands[seat])
-        return any(hand & window for _, window in self._open_piles(seat))
+        mask = self._open_tops(seat)
+        return any(mask & REACH[card] for card in self.hands[seat])
 
-    def _plays(self, seat: int) -> list[Option]:
-        """The PLAY options of this turn, in canonical order (card, then pile)."""
-        hand = hand_mask(self.hands[seat])
-        found: list[tuple[int, int]] = []
-        for pile, window in self._open_piles(seat):
-            fits = hand & window
-            while fits:
-                low = fits & -fits
-                found.append((low.bit_length() - 1, pile))
-                fits ^= low
-        found.sort()
-        return [play_option(card, pile) for card, pile in found]
+    def _play_keys(self, seat: int) -> list[int]:
+        """The PLAY options of this turn as keys (card << PILE_BITS | pile), in canonical
+        order: card (hands are kept sorted), then pile. Windows are the start tops'."""
+        mask = self._open_tops(seat)
+        tops = self.start_tops
+        keys: list[int] = []
+        for card in self.hands[seat]:
+            fits = mask & REACH[card]
+            if not fits:
+                continue
+            if fits & (fits - 1):  # several piles
+                keys.extend(card << PILE_BITS | pile for pile in piles_of(fits, tops))
+            else:
+                keys.append(card << PILE_BITS | tops.index(fits.bit_length() - 1))
+        return keys
 
     def _play(self, seat: int, card: int, pile: int) -> None:
-        self.hands[seat].remove(card)
-        new_cards = sum(1 for _, p in self.plays if p == pile)
-        stack(self.piles[pile], card, new_cards, self.start_tops[pile])
-        self.plays.append((card, pile))
-        self.history.append(
-            Event(EventKind.PLACE, seat=seat, card=card, row=pile, round=self.round)
-        )
-        if not self.bulls[seat] or not self.hands[seat] or not self._has_play(seat):
+        hand = self.hands[seat]
+        hand.remove(card)
+        plays = self.plays
+        if plays:
+            new_cards = sum(1 for _, p in plays if p == pile)
+            stack(self.piles[pile], card, new_cards, self.start_tops[pile])
+        else:
+            self.piles[pile].append(card)
+        plays.append((card, pile))
+        self.history.append(shared_event(EventKind.PLACE, seat, card, pile, Side.RIGHT, self.round))
+        if not self.bulls[seat] or not hand or not self._has_play(seat):
             self._finish_turn(seat)
 
     def _take(self, seat: int, pile: int) -> None:
@@ -385,7 +457,9 @@ class ElevenNimmtState(GameState):
             if self.supply:
                 self.supply -= 1
                 self.bulls[seat] += 1
-                self.history.append(Event(EventKind.BULL, seat=seat, round=self.round))
+                self.history.append(
+                    shared_event(EventKind.BULL, seat, 0, -1, Side.RIGHT, self.round)
+                )
             else:
                 targets = steal_targets(self.bulls, seat)
                 if len(targets) > 1:
@@ -404,20 +478,17 @@ class ElevenNimmtState(GameState):
     def _after_take(self, seat: int) -> None:
         """Two deck cards start new piles; a deck of fewer than 2 cards ends the round."""
         ending = len(self.deck) < 2
-        for _ in range(min(2, len(self.deck))):
-            self.piles.append([self.deck.pop()])
-            self.history.append(
-                Event(
-                    EventKind.NEW_PILE,
-                    card=self.piles[-1][0],
-                    row=len(self.piles) - 1,
-                    round=self.round,
-                )
+        piles, deck, history = self.piles, self.deck, self.history
+        for _ in range(min(2, len(deck))):
+            card = deck.pop()
+            piles.append([card])
+            history.append(
+                shared_event(EventKind.NEW_PILE, -1, card, len(piles) - 1, Side.RIGHT, self.round)
             )
         self._finish_turn(seat, round_over=ending)
 
     def _finish_turn(self, seat: int, *, round_over: bool = False) -> None:
-        self.history.append(Event(EventKind.END_TURN, seat=seat, round=self.round))
+        self.history.append(shared_event(EventKind.END_TURN, seat, 0, -1, Side.RIGHT, self.round))
         if round_over or not self.hands[seat]:
             self._end_round()
         else:

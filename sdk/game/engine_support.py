@@ -1,7 +1,9 @@
-"""Small helpers shared by the turn-based engines (X nimmt!, 11 nimmt!, Hornochsen!).
+"""Small helpers shared by the game engines (mostly the turn-based ones: X nimmt!,
+11 nimmt!, Hornochsen!).
 
 They keep the checks and messages of every engine the same: which seat may move, which
-option is legal, whether an explicit position is a valid deal, and how a round is dealt.
+option is legal, whether an explicit position is a valid deal, and how a round is dealt;
+and the shared immutable events of the hot simulation loops.
 """
 
 from __future__ import annotations
@@ -9,7 +11,23 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 
-from sdk.game.core import DecisionKind, Event, Option, RulesError, ViewHeader
+from sdk.game.core import DecisionKind, Event, EventKind, Option, RulesError, Side, ViewHeader
+
+_EVENT_CACHE: dict[tuple[int, int, int, int, int], Event] = {}
+_EVENT_CACHE_LIMIT = 200_000
+
+
+def shared_event(kind: EventKind, seat: int, card: int, row: int, side: Side, rnd: int) -> Event:
+    """An event without `cards` or `target`, shared between states and games (events are
+    immutable, and building a frozen dataclass costs more than most rule steps)."""
+    key = (kind * 16 + seat, card, row, side, rnd)  # seats are -1..10
+    event = _EVENT_CACHE.get(key)
+    if event is None:
+        if len(_EVENT_CACHE) >= _EVENT_CACHE_LIMIT:
+            _EVENT_CACHE.clear()
+        event = Event(kind, seat=seat, card=card, row=row, side=side, round=rnd)
+        _EVENT_CACHE[key] = event
+    return event
 
 
 def require_pending(pending: Sequence[int], seat: int) -> None:

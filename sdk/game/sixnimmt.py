@@ -27,6 +27,7 @@ from sdk.game.core import (
     Side,
     ViewHeader,
 )
+from sdk.game.engine_support import shared_event
 from sdk.game.variants import PRESETS, check_players, parse_variant
 from sdk.game.views import SixNimmtView, View
 
@@ -84,23 +85,6 @@ class Rules:
             rounds=int(rounds) if rounds else 0,
             end_at=66 if options.get("end") == "reach66" else 67,
         )
-
-
-_EVENT_CACHE: dict[tuple[int, int, int, int, int], Event] = {}
-_EVENT_CACHE_LIMIT = 200_000
-
-
-def shared_event(kind: EventKind, seat: int, card: int, row: int, side: Side, rnd: int) -> Event:
-    """A REVEAL or PLACE event, shared between states (events are immutable; building a
-    frozen dataclass costs more than the rest of a placement)."""
-    key = (kind * 16 + seat, card, row, side, rnd)
-    event = _EVENT_CACHE.get(key)
-    if event is None:
-        if len(_EVENT_CACHE) >= _EVENT_CACHE_LIMIT:
-            _EVENT_CACHE.clear()
-        event = Event(kind, seat=seat, card=card, row=row, side=side, round=rnd)
-        _EVENT_CACHE[key] = event
-    return event
 
 
 def deal_order(seed: int, round_number: int, highest: int) -> list[int]:
