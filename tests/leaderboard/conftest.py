@@ -1,9 +1,16 @@
-"""Shared fixtures: a real tiny league (synthetic bots, real runner and store) and its site."""
+"""Shared fixtures: a real tiny league and its site, built once per session.
+
+The league is played by ``bullring league run`` in its own process, as a user would run
+it: real bot processes (the example random and rule-based bots, and a bot that answers
+with an option that was not offered) over gRPC, the real league runner, SQLite store,
+ratings and replays, every game family.
+"""
 
 from __future__ import annotations
 
 import functools
 import http.server
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from leaderboard.build import BuildReport, build_site
-from leaderboard.synthetic import run_synthetic_league, synthetic_config
+from tests.referee.league.leagues import REPO, bullring
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -24,22 +31,58 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+# (variant id, options): every game family; 6 nimmt! and Logic shortened to one round.
 VARIANTS = (
-    ("6nimmt", "rounds=1", 4),
-    ("6nimmt-logic", "rounds=1", 3),
-    ("xnimmt", "", 3),
-    ("11nimmt", "", 3),
-    ("hornochsen", "", 3),
+    ("6nimmt", "{ rounds = 1 }"),
+    ("6nimmt-logic", "{ rounds = 1 }"),
+    ("xnimmt", "{}"),
+    ("11nimmt", "{}"),
+    ("hornochsen", "{}"),
 )
+GAMES = 4  # per variant
+BOTS = (
+    REPO / "example_bots" / "random_bot" / "bot.toml",
+    REPO / "example_bots" / "rules_bot" / "bot.toml",
+    REPO / "tests" / "referee" / "bad_bots" / "illegal.toml",  # ILLEGAL faults, forfeited
+)
+FAULTY_BOT = "illegal"
+# The example bots answer in milliseconds: the clock is roomy enough that a loaded machine
+# never makes them time out, while the faulty bot costs nothing (its faults are instant).
+LEAGUE_TOML = """
+[league]
+name = "demo"
+seed = 7
+format = "random"
+seats = 3
+games = {games}
+parallel = 2
+store = "demo.sqlite"
+
+[clock]
+decision_ms = 2000
+time_bank_ms = 5000
+setup_ms = 30000
+max_faults = 3
+"""
+
+
+def league_file(folder: Path) -> Path:
+    """The demo league's file in `folder` (its store is written beside it)."""
+    variants = "".join(f'[[variants]]\nid = "{v}"\noptions = {o}\n\n' for v, o in VARIANTS)
+    bots = "".join(f'[[bots]]\nmanifest = "{path}"\n\n' for path in BOTS)
+    file = folder / "demo.toml"
+    file.write_text(f"{LEAGUE_TOML.format(games=GAMES)}\n{variants}{bots}", encoding="utf-8")
+    return file
 
 
 @pytest.fixture(scope="session")
 def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("league") / "league.sqlite"
-    config = synthetic_config(path, name="demo", variants=VARIANTS, games=6, seed=7)
-    summary = run_synthetic_league(config)
-    assert summary.errors == [] and summary.finished == 6 * len(VARIANTS)
-    return path
+    file = league_file(tmp_path_factory.mktemp("league"))
+    run = bullring("league", "run", str(file), "--no-progress", "--json", cwd=file.parent)
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout)
+    assert summary["errors"] == [] and summary["finished"] == GAMES * len(VARIANTS), summary
+    return file.parent / "demo.sqlite"
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,7 @@ from leaderboard import paths
 from leaderboard.build import BuildError, BuildReport, build_site
 from leaderboard.jsondata import LEAGUE_SCHEMA, STANDINGS_SCHEMA
 from referee.league.store import LeagueStore
+from tests.leaderboard.conftest import FAULTY_BOT
 
 DOCS = Path(__file__).parents[2] / "docs" / "leaderboard.md"
 
@@ -65,8 +66,8 @@ def test_standings_json_is_valid_and_agrees_with_the_store(
 
 def test_a_faulty_bot_has_a_nonzero_fault_rate(site_dir: Path) -> None:
     rows = [r for v in site_dir.glob("standings-*.json") for r in load(v)["rows"]]
-    assert any(r["fault_rate"] > 0 for r in rows if r["name"] == "flaky")
-    assert all(r["fault_rate"] == 0 for r in rows if r["name"] != "flaky")
+    assert any(r["fault_rate"] > 0 for r in rows if r["name"] == FAULTY_BOT)
+    assert all(r["fault_rate"] == 0 for r in rows if r["name"] != FAULTY_BOT)
 
 
 def test_a_broken_file_is_rejected_by_the_schema(site_dir: Path) -> None:
