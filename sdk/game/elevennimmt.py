@@ -91,6 +91,7 @@ def stack(pile: list[int], card: int, new_cards: int, base_top: int) -> None:
 
 REACH = [sum(1 << top for top in DECK if playable(card, top)) for card in range(101)]
 """REACH[card]: the pile tops `card` may be played on, as a bit set (bit t: top t)."""
+BITS = tuple(1 << card for card in range(101))
 
 
 def piles_of(fits: int, tops: list[int]) -> list[int]:
@@ -400,9 +401,7 @@ class ElevenNimmtState(GameState):
         if cache[0] is tops:
             mask = cache[1]
         else:
-            mask = 0
-            for top in tops:
-                mask |= 1 << top
+            mask = sum(map(BITS.__getitem__, tops))  # tops are distinct cards
             self._tops_cache = (tops, mask)
         plays = self.plays
         if plays:
@@ -415,7 +414,7 @@ class ElevenNimmtState(GameState):
 
     def _has_play(self, seat: int) -> bool:
         mask = self._open_tops(seat)
-        return any(mask & REACH[card] for card in self.hands[seat])
+        return any(map(mask.__and__, map(REACH.__getitem__, self.hands[seat])))
 
     def _play_keys(self, seat: int) -> list[int]:
         """The PLAY options of this turn as keys (card << PILE_BITS | pile), in canonical
