@@ -170,27 +170,30 @@ def evaluate_batched(
     """Evaluate options by batches of playouts until `stop_at` (a time.monotonic time).
 
     Each round plays one batch of `batch` games per option, all with the same batch seed
-    (common random numbers: the options are compared on the same sampled deals). A batch
-    is only started when the slowest batch so far still fits before `stop_at`;
+    (common random numbers: the options are compared on the same sampled deals); the
+    first round plays batches of a quarter of that, to measure. A batch is only started
+    when it fits before `stop_at` at the slowest time per game seen so far;
     `max_rounds` caps the rounds (for reproducible tests). ``deals`` counts the rounds.
     """
     opts = tuple(options)
     count = [0] * len(opts)
     total = [0.0] * len(opts)
     rounds = 0
-    slowest = 0.0
+    per_game = 0.0  # the slowest batch so far, in seconds per game
     clock = time.monotonic
     while len(opts) > 1 and (max_rounds is None or rounds < max_rounds):
         seed = rng.getrandbits(63)
+        # The first round measures with small batches: a whole batch may not fit at all.
+        size = batch if rounds else max(1, batch // 4)
         rounds += 1
         for index in range(len(opts)):
             begin = clock()
-            if begin + slowest >= stop_at:
+            if begin + per_game * size >= stop_at:
                 break
-            utility, games = simulate(index, batch, seed)
+            utility, games = simulate(index, size, seed)
             total[index] += utility
             count[index] += games
-            slowest = max(slowest, clock() - begin)
+            per_game = max(per_game, (clock() - begin) / max(1, games))
         else:
             continue
         break

@@ -23,7 +23,7 @@ def test_every_option_gets_the_same_batches_and_the_best_mean_wins() -> None:
         OPTIONS, simulate, time.monotonic() + 60, random.Random(1), batch=16, max_rounds=4
     )
     assert found.deals == 4
-    assert found.samples == (64, 64, 64)
+    assert found.samples == (52, 52, 52)  # a first round of 4 games to measure, then 16
     assert seeds[0] == seeds[1] == seeds[2] and len(set(seeds[0])) == 4
     assert found.best == OPTIONS[0]  # card 3: mean 3 + noise, the highest
 
