@@ -24,7 +24,9 @@ from sdk.game.core import (
     GameState,
     Option,
     OptionKind,
+    Policy,
     RulesError,
+    Side,
 )
 from sdk.game.engine_support import (
     fill_hands,
@@ -34,6 +36,7 @@ from sdk.game.engine_support import (
     require_pending,
     require_seat,
     round_rng,
+    shared_event,
 )
 from sdk.game.views import XNimmtView
 
@@ -181,12 +184,20 @@ class XNimmtState(GameState):
         return False
 
     def pending(self) -> tuple[int, ...]:
-        if self.phase is Phase.PICK:
+        phase = self.phase
+        if phase is Phase.PICK:
             picks = self.picks
             return tuple([s for s in range(self.players) if not picks[s]])
-        if self.phase in (Phase.TAKE_ROW, Phase.X_ROW_CARD):
+        if phase is Phase.TAKE_ROW or phase is Phase.X_ROW_CARD:
             return (self.chooser,)
         return ()
+
+    def _is_pending(self, seat: int) -> bool:
+        """Whether `seat` must decide now (as ``seat in self.pending()``, only quicker)."""
+        phase = self.phase
+        if phase is Phase.PICK:
+            return 0 <= seat < self.players and not self.picks[seat]
+        return seat == self.chooser and (phase is Phase.TAKE_ROW or phase is Phase.X_ROW_CARD)
 
     def decision_kind(self, seat: int) -> DecisionKind:
         require_pending(self.pending(), seat)
@@ -197,7 +208,8 @@ class XNimmtState(GameState):
         return DecisionKind.X_ROW_CARD
 
     def legal_options(self, seat: int) -> list[Option]:
-        require_pending(self.pending(), seat)
+        if not self._is_pending(seat):
+            require_pending(self.pending(), seat)
         if self.phase is Phase.PICK:
             return [CARD_OPTIONS[card] for card in self.hands[seat]]
         if self.phase is Phase.TAKE_ROW:
@@ -205,34 +217,53 @@ class XNimmtState(GameState):
         return [CARD_OPTIONS[card] for card in sorted(self.taken)]
 
     def apply(self, seat: int, option: Option) -> None:
-        require_pending(self.pending(), seat)
-        if self.phase is Phase.PICK:
+        if not self._is_pending(seat):
+            require_pending(self.pending(), seat)
+        phase = self.phase
+        if phase is Phase.PICK:
             if option.kind != OptionKind.CARD or option.card not in self.hands[seat]:
                 require_legal(seat, option, self.legal_options(seat))
             self.picks[seat] = option.card
             if all(self.picks):
                 self._reveal()
-        elif self.phase is Phase.TAKE_ROW:
+        elif phase is Phase.TAKE_ROW:
             if option.kind != OptionKind.ROW or not 0 <= option.row < len(self.rows):
                 require_legal(seat, option, self.legal_options(seat))
-            card, self.pending_card = self.pending_card, 0
-            self.phase = Phase.RESOLVE
-            self._take(seat, option.row, card)
-            if self.phase is Phase.RESOLVE:
-                self._resolve()
+            self._take_chosen_row(seat, option.row)
         else:
             if option.kind != OptionKind.CARD or option.card not in self.taken:
                 require_legal(seat, option, self.legal_options(seat))
-            taken, self.taken = self.taken, []
-            self.phase = Phase.RESOLVE
-            self._to_x_row(seat, option.card, [c for c in taken if c != option.card])
-            self._resolve()
+            self._x_row_chosen(seat, option.card)
 
     def is_terminal(self) -> bool:
         return self.phase is Phase.OVER
 
     def scores(self) -> list[int]:
         return list(self.totals)
+
+    def playout(self, rng: random.Random, policy: Policy | None = None) -> list[int]:
+        """As :meth:`GameState.playout`; with the random policy, a faster loop that makes
+        exactly the same choices from the same `rng` (it skips building option lists)."""
+        if policy is not None:
+            return super().playout(rng, policy)
+        randrange = rng.randrange
+        rows = len(ROW_OPTIONS)
+        while True:
+            phase = self.phase
+            if phase is Phase.PICK:
+                picks, hands = self.picks, self.hands
+                for seat in range(self.players):  # pending seats, in order
+                    if not picks[seat]:
+                        hand = hands[seat]
+                        picks[seat] = hand[randrange(len(hand))]
+                self._reveal()
+            elif phase is Phase.TAKE_ROW:
+                self._take_chosen_row(self.chooser, randrange(rows))
+            elif phase is Phase.X_ROW_CARD:
+                taken = sorted(self.taken)
+                self._x_row_chosen(self.chooser, taken[randrange(len(taken))])
+            else:
+                return self.scores()
 
     def clone(self) -> XNimmtState:
         other = XNimmtState.__new__(XNimmtState)
@@ -296,33 +327,51 @@ class XNimmtState(GameState):
 
     # ----- the rules ------------------------------------------------------------------
 
+    def _take_chosen_row(self, seat: int, row: int) -> None:
+        """The lowest card's player chose `row` to take (TAKE_ROW)."""
+        card, self.pending_card = self.pending_card, 0
+        self.phase = Phase.RESOLVE
+        self._take(seat, row, card)
+        if self.phase is Phase.RESOLVE:
+            self._resolve()
+
+    def _x_row_chosen(self, seat: int, card: int) -> None:
+        """The taker chose `card` of the taken cards for the X row (X_ROW_CARD)."""
+        taken, self.taken = self.taken, []
+        self.phase = Phase.RESOLVE
+        self._to_x_row(seat, card, [c for c in taken if c != card])
+        self._resolve()
+
     def _reveal(self) -> None:
-        for seat, card in enumerate(self.picks):
-            self.hands[seat].remove(card)
-            self.history.append(Event(EventKind.REVEAL, seat=seat, card=card, round=self.round))
-        self.queue = sorted((card, seat) for seat, card in enumerate(self.picks))
+        hands, history, rnd = self.hands, self.history, self.round
+        picks = self.picks
+        for seat, card in enumerate(picks):
+            hands[seat].remove(card)
+            history.append(shared_event(EventKind.REVEAL, seat, card, -1, Side.RIGHT, rnd))
+        self.queue = sorted(zip(picks, range(self.players), strict=True))
         self.picks = [0] * self.players
         self.phase = Phase.RESOLVE
         self._resolve()
 
     def _resolve(self) -> None:
         """Place the revealed cards in ascending order until a decision or the turn's end."""
-        while self.queue:
-            card, seat = self.queue.pop(0)
-            row = row_for(card, self.rows)
+        queue, rows = self.queue, self.rows
+        while queue:
+            card, seat = queue.pop(0)
+            row = row_for(card, rows)
             if row < 0:
                 self.phase, self.chooser, self.pending_card = Phase.TAKE_ROW, seat, card
                 return
-            if len(self.rows[row]) + 1 == CAPACITIES[row]:
+            if len(rows[row]) + 1 == CAPACITIES[row]:
                 self._take(seat, row, card)
                 if self.phase is Phase.X_ROW_CARD:
                     return
             else:
-                self.rows[row].append(card)
+                rows[row].append(card)
                 self.history.append(
-                    Event(EventKind.PLACE, seat=seat, card=card, row=row, round=self.round)
+                    shared_event(EventKind.PLACE, seat, card, row, Side.RIGHT, self.round)
                 )
-        if any(not hand for hand in self.hands):
+        if not all(self.hands):
             self._end_round()
         else:
             self.phase = Phase.PICK
@@ -335,7 +384,7 @@ class XNimmtState(GameState):
                 EventKind.TAKE, seat=seat, card=card, row=row, cards=tuple(taken), round=self.round
             )
         )
-        self.history.append(Event(EventKind.PLACE, seat=seat, card=card, row=row, round=self.round))
+        self.history.append(shared_event(EventKind.PLACE, seat, card, row, Side.RIGHT, self.round))
         if len(taken) == 1:
             self._to_x_row(seat, taken[0], [])
         else:
@@ -350,11 +399,15 @@ class XNimmtState(GameState):
             )
             self.x_rows[seat] = x_row = []
         x_row.append(card)
-        self.history.append(
-            Event(EventKind.X_ROW, seat=seat, card=card, cards=tuple(to_hand), round=self.round)
-        )
         if to_hand:
+            self.history.append(
+                Event(EventKind.X_ROW, seat=seat, card=card, cards=tuple(to_hand), round=self.round)
+            )
             self.hands[seat] = sorted(self.hands[seat] + to_hand)
+        else:
+            self.history.append(
+                shared_event(EventKind.X_ROW, seat, card, -1, Side.RIGHT, self.round)
+            )
 
     def _end_round(self) -> None:
         points = [round_score(self.hands[s], self.x_piles[s]) for s in range(self.players)]
