@@ -1,12 +1,12 @@
 """Leaderboard build time for a league of 10,000 matches (figures printed, not asserted).
 
 The store is made once and kept in the temp folder (its name holds --matches and
---distinct): `--distinct` matches are really played (leaderboard/synthetic.py, real
-replays with table snapshots), then recorded again and again under new match ids, each
-replay re-compressed with its own id, through the store's own write API and TrueSkill
-ratings, up to `--matches`. Then it times a cold build (a fresh folder: every match's
-replay data made), a rebuild into the same folder (replay data reused) and the site's
-size.
+--distinct): `--distinct` matches are really played by stand-in bots
+(benchmarks/synthetic_league.py: the real engine, real replays with table snapshots),
+then recorded again and again under new match ids, each replay re-compressed with its own
+id, through the store's own write API and TrueSkill ratings, up to `--matches`. Then it
+times a cold build (a fresh folder: every match's replay data made), a rebuild into the
+same folder (replay data reused) and the site's size.
 
     .venv/bin/python -m benchmarks.leaderboard [--matches 10000] [--distinct 200]
 
@@ -27,8 +27,8 @@ import zlib
 from collections.abc import Mapping
 from pathlib import Path
 
+from benchmarks.synthetic_league import play_synthetic, synthetic_config
 from leaderboard.build import build_site
-from leaderboard.synthetic import play_synthetic, synthetic_config
 from referee.league.config import LeagueConfig
 from referee.league.formats import PlannedMatch
 from referee.league.ratings import Ratings

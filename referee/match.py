@@ -122,15 +122,7 @@ class MatchRunner:
         self.seats = [Seat(i, bot, bank) for i, bot in enumerate(spec.bots)]
         self.faults: list[Fault] = []
         self.decision_count = 0
-        self.replay = ReplayBuilder(
-            spec.match_id,
-            variant.preset.name,
-            variant.options,
-            spec.seed,
-            [(b.name, b.version) for b in spec.bots],
-            spec.clock.to_json(),
-        )
-        self.replay.snapshot(self.state)  # the deal: the replay's table before any decision
+        self.replay = ReplayBuilder.for_match(spec, variant, self.state)
 
     # --- the match ---------------------------------------------------------------------
 
@@ -161,10 +153,7 @@ class MatchRunner:
         # One pending seat (a turn-based game) needs no task of its own.
         records = [await asks[0]] if len(asks) == 1 else await asyncio.gather(*asks)
         for r in records:
-            fault = r.fault.to_json() if r.fault else None
-            self.replay.decision(r.seat, r.view, r.options, r.choice, r.ms, fault, r.auto)
-            state.apply(r.seat, r.option)
-            self.replay.snapshot(state)
+            self.replay.play(state, r.seat, r.view, r.options, r.choice, r.ms, r.fault, r.auto)
         if self.observer:
             self.observer.on_step(state, records)
 
@@ -343,27 +332,9 @@ class MatchRunner:
             await self.pool.release(lease, discard=seat.discard or seat.forfeited)
 
     def result(self, duration_s: float) -> MatchResult:
-        scores = tuple(self.state.scores())
-        ranks = tuple(self.state.ranks())
-        forfeited = tuple(s.forfeited for s in self.seats)
-        replay = self.replay.finish(
-            self.state,
-            {
-                "scores": list(scores),
-                "ranks": list(ranks),
-                "faults": [f.to_json() for f in self.faults],
-                "forfeited": list(forfeited),
-            },
-        )
-        return MatchResult(
-            match_id=self.spec.match_id,
-            scores=scores,
-            ranks=ranks,
-            faults=tuple(self.faults),
-            forfeited=forfeited,
-            decisions=self.decision_count,
-            duration_s=duration_s,
-            replay=replay,
+        forfeited = [s.forfeited for s in self.seats]
+        return self.replay.match_result(
+            self.state, self.faults, forfeited, self.decision_count, duration_s
         )
 
 

@@ -35,7 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from referee.snapshots import Snapshot, SnapshotRecorder, expand, snapshot
-from sdk.game import Event, GameState, Option, OptionKind, Side, new_game
+from referee.spec import Fault, MatchResult, MatchSpec
+from sdk.game import Event, GameState, Option, OptionKind, Side, VariantSpec, new_game
 from sdk.game.views import View
 
 FORMAT = "bullring-replay"
@@ -203,6 +204,21 @@ class ReplayBuilder:
             "result": None,
         }
 
+    @classmethod
+    def for_match(cls, spec: MatchSpec, variant: VariantSpec, state: GameState) -> ReplayBuilder:
+        """The builder of `spec`'s replay (`variant` parsed from it), holding the table of
+        `state` as dealt: the replay's step 0."""
+        builder = cls(
+            spec.match_id,
+            variant.preset.name,
+            variant.options,
+            spec.seed,
+            [(b.name, b.version) for b in spec.bots],
+            spec.clock.to_json(),
+        )
+        builder.snapshot(state)
+        return builder
+
     def decision(
         self,
         seat: int,
@@ -235,6 +251,24 @@ class ReplayBuilder:
         """Record the table: once at the deal, then after every applied decision."""
         self.snapshots.record(state)
 
+    def play(
+        self,
+        state: GameState,
+        seat: int,
+        view: View,
+        options: Sequence[Option],
+        choice: int,
+        ms: float,
+        fault: Fault | None,
+        auto: bool,
+    ) -> None:
+        """One decision of an engine step: record it, apply its option to `state` and
+        record the table after it (a step's decisions are played in seat order, each with
+        the view and options the seat had when the step began)."""
+        self.decision(seat, view, options, choice, ms, fault.to_json() if fault else None, auto)
+        state.apply(seat, options[choice])
+        self.snapshot(state)
+
     def setup_fault(self, fault: Mapping[str, Json]) -> None:
         self.data["setup_faults"].append(dict(fault))
 
@@ -246,6 +280,36 @@ class ReplayBuilder:
             self.data["snapshots"] = self.snapshots.deltas
         self.data["result"] = dict(result)
         return self.data
+
+    def match_result(
+        self,
+        state: GameState,
+        faults: Sequence[Fault],
+        forfeited: Sequence[bool],
+        decisions: int,
+        duration_s: float,
+    ) -> MatchResult:
+        """The result of the finished game in `state`, with the replay finished."""
+        scores, ranks = tuple(state.scores()), tuple(state.ranks())
+        replay = self.finish(
+            state,
+            {
+                "scores": list(scores),
+                "ranks": list(ranks),
+                "faults": [f.to_json() for f in faults],
+                "forfeited": list(forfeited),
+            },
+        )
+        return MatchResult(
+            match_id=self.data["match_id"],
+            scores=scores,
+            ranks=ranks,
+            faults=tuple(faults),
+            forfeited=tuple(forfeited),
+            decisions=decisions,
+            duration_s=duration_s,
+            replay=replay,
+        )
 
 
 def _view_history(view: object) -> tuple[Event, ...]:

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import copy
 import random
-from pathlib import Path
 
 import pytest
 
-from leaderboard.synthetic import play_synthetic, synthetic_config
 from referee import replay
+from referee.manifest import load_manifest
+from referee.match import run_match
 from referee.snapshots import SnapshotRecorder, expand, seat_view, snapshot, view_fields
 from referee.spec import MatchSpec
 from sdk.game import PRESETS, new_game
+from tests.referee.helpers import RANDOM_BOT, ROOMY_CLOCK
 
 PLAYERS = {"6nimmt": 4, "6nimmt-logic": 3, "6nimmt-pro": 3, "xnimmt": 3}
 
@@ -51,8 +52,8 @@ def test_a_seat_view_never_holds_an_opponents_hand() -> None:
 
 
 def test_resimulate_checks_the_snapshots_and_old_replays_get_them() -> None:
-    bots = synthetic_config(Path("unused.sqlite")).bots[:4]  # in-process stand-in bots
-    result = play_synthetic(MatchSpec("s", "6nimmt", {"rounds": "1"}, 9, bots))
+    bots = (load_manifest(RANDOM_BOT),) * 4  # a real match: bot processes over gRPC
+    result = run_match(MatchSpec("s", "6nimmt", {"rounds": "1"}, 9, bots, ROOMY_CLOCK))
     data = result.replay
     assert data["version"] == replay.VERSION and "view" not in data["decisions"][0]
     assert replay.resimulate(data) == list(result.scores)
