@@ -23,7 +23,9 @@ from sdk.game.core import (
     GameState,
     Option,
     OptionKind,
+    Policy,
     RulesError,
+    Side,
     Special,
 )
 from sdk.game.engine_support import (
@@ -34,6 +36,7 @@ from sdk.game.engine_support import (
     require_pending,
     require_seat,
     round_rng,
+    shared_event,
 )
 from sdk.game.views import HornochsenRow, HornochsenView
 
@@ -45,6 +48,12 @@ SPECIALS_PER_KIND = 6
 ROW_FULL = 5  # the 5th bull card collects the row
 MAX_STEPS = 3
 END_TURN = Option(OptionKind.END_TURN)
+PLAY_OPTIONS = tuple(Option(OptionKind.PLAY, card) for card in range(DECK.stop))
+SPECIAL_OPTIONS: dict[int, tuple[Option, ...]] = {
+    kind: tuple(Option(OptionKind.SPECIAL, kind, row) for row in range(len(DECK)))
+    for kind in Special
+}
+"""SPECIAL_OPTIONS[kind][row]: put special `kind` on `row` (shared, options are immutable)."""
 
 
 def row_for(card: int, ends: Sequence[int]) -> int:
@@ -174,26 +183,58 @@ class HornochsenState(GameState):
         return DecisionKind.PLAY_STEP
 
     def legal_options(self, seat: int) -> list[Option]:
-        require_pending(self.pending(), seat)
-        options: list[Option] = []
-        if self.steps < MAX_STEPS:
-            if self.rows:
-                options = [Option(OptionKind.PLAY, card) for card in self.hands[seat]]
-            for kind in sorted(set(self.specials[seat])):
+        if self.over or seat != self.turn:
+            require_pending(self.pending(), seat)
+        return self._options(seat)
+
+    def _options(self, seat: int) -> list[Option]:
+        """The legal options of the seat to move, in canonical order: by card (a special's
+        card is its kind: 1 or 2), PLAY (row -1) before SPECIAL on rows 0, 1, ...;
+        END_TURN last. Hands are kept sorted."""
+        steps = self.steps
+        if steps >= MAX_STEPS:
+            return [END_TURN]
+        hand = self.hands[seat] if self.rows else []
+        kinds = self.specials[seat]
+        if not kinds:
+            options = [PLAY_OPTIONS[card] for card in hand]
+        else:
+            options = []
+            played = 0
+            for kind in sorted(set(kinds)):
+                while played < len(hand) and hand[played] <= kind:
+                    options.append(PLAY_OPTIONS[hand[played]])
+                    played += 1
+                on_row = SPECIAL_OPTIONS[kind]
                 options.extend(
-                    Option(OptionKind.SPECIAL, kind, row)
-                    for row, held in enumerate(self.row_specials)
-                    if kind not in held
+                    on_row[row] for row, held in enumerate(self.row_specials) if kind not in held
                 )
-            options.sort(key=Option.sort_key)
-        if self.steps:
+            options.extend(PLAY_OPTIONS[card] for card in hand[played:])
+        if steps:
             options.append(END_TURN)
         return options
 
     def apply(self, seat: int, option: Option) -> None:
-        require_pending(self.pending(), seat)
+        if self.over or seat != self.turn:
+            require_pending(self.pending(), seat)
         if not self._is_legal(seat, option):
             require_legal(seat, option, self.legal_options(seat))
+        self._step(seat, option)
+
+    def playout(self, rng: random.Random, policy: Policy | None = None) -> list[int]:
+        """As :meth:`GameState.playout`; with the random policy, a faster loop that makes
+        exactly the same choices from the same `rng` (no pending or legality checks)."""
+        if policy is not None:
+            return super().playout(rng, policy)
+        randrange = rng.randrange
+        while not self.over:
+            seat = self.turn
+            options = self._options(seat)
+            self._step(seat, options[randrange(len(options))])
+        return self.scores()
+
+    def _step(self, seat: int, option: Option) -> None:
+        """Apply a legal option of the seat to move."""
         if option.kind == OptionKind.END_TURN:
             self._end_turn(seat)
             return
@@ -203,7 +244,7 @@ class HornochsenState(GameState):
             self._special(seat, Special(option.card), option.row)
         self.steps += 1
         if not any(self.hands):
-            self.history.append(Event(EventKind.END_TURN, seat=seat, round=1))
+            self.history.append(shared_event(EventKind.END_TURN, seat, 0, -1, Side.RIGHT, 1))
             self.over = True
         elif self.steps >= MAX_STEPS or not self._can_play(seat):
             self._end_turn(seat)
@@ -290,25 +331,24 @@ class HornochsenState(GameState):
             return option == END_TURN and self.steps > 0
         if self.steps >= MAX_STEPS:
             return False
+        plain = option.side == Side.RIGHT and option.target == -1  # fields the kinds leave
         if option.kind == OptionKind.PLAY:
             return (
-                option == Option(OptionKind.PLAY, option.card)
-                and bool(self.rows)
-                and option.card in self.hands[seat]
+                plain and option.row == -1 and bool(self.rows) and option.card in self.hands[seat]
             )
         return (
-            option.kind == OptionKind.SPECIAL
+            plain
+            and option.kind == OptionKind.SPECIAL
             and option.card in self.specials[seat]
             and 0 <= option.row < len(self.rows)
             and option.card not in self.row_specials[option.row]
-            and option == Option(OptionKind.SPECIAL, option.card, option.row)
         )
 
     def _play(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
         row = row_for(card, [r[-1] for r in self.rows])
         self.rows[row].append(card)
-        self.history.append(Event(EventKind.PLACE, seat=seat, card=card, row=row, round=1))
+        self.history.append(shared_event(EventKind.PLACE, seat, card, row, Side.RIGHT, 1))
         if len(self.rows[row]) >= ROW_FULL:
             cards = self.rows.pop(row)
             self.piles[seat].extend(cards)
@@ -322,7 +362,7 @@ class HornochsenState(GameState):
         self.specials[seat].remove(kind)
         self.row_specials[row].append(kind)
         self.row_specials[row].sort()
-        self.history.append(Event(EventKind.SPECIAL, seat=seat, card=kind, row=row, round=1))
+        self.history.append(shared_event(EventKind.SPECIAL, seat, kind, row, Side.RIGHT, 1))
 
     def _can_play(self, seat: int) -> bool:
         if self.hands[seat] and self.rows:
@@ -330,7 +370,7 @@ class HornochsenState(GameState):
         return any(k not in held for k in self.specials[seat] for held in self.row_specials)
 
     def _end_turn(self, seat: int) -> None:
-        self.history.append(Event(EventKind.END_TURN, seat=seat, round=1))
+        self.history.append(shared_event(EventKind.END_TURN, seat, 0, -1, Side.RIGHT, 1))
         self._next_turn(seat)
 
     def _next_turn(self, seat: int) -> None:
