@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from sdk.game.cards import HEADS
 from sdk.game.core import (
@@ -91,6 +91,8 @@ def stack(pile: list[int], card: int, new_cards: int, base_top: int) -> None:
 
 REACH = [sum(1 << top for top in DECK if playable(card, top)) for card in range(101)]
 """REACH[card]: the pile tops `card` may be played on, as a bit set (bit t: top t)."""
+WINDOW_MASKS = [sum(1 << card for card in DECK if playable(card, top)) for top in range(101)]
+"""WINDOW_MASKS[top]: the cards that fit a pile with that top, as a bit set (bit c: card c)."""
 BITS = tuple(1 << card for card in range(101))
 
 
@@ -420,19 +422,25 @@ class ElevenNimmtState(GameState):
         return False
 
     def _play_keys(self, seat: int) -> list[int]:
-        """The PLAY options of this turn as keys (card << PILE_BITS | pile), in canonical
-        order: card (hands are kept sorted), then pile. Windows are the start tops'."""
-        mask = self._open_tops(seat)
+        """The PLAY options of this turn as sorted keys (card << PILE_BITS | pile): the
+        canonical order, card then pile. Windows are those of the turn's start tops."""
+        hand = sum(map(BITS.__getitem__, self.hands[seat]))  # a hand's cards are distinct
         tops = self.start_tops
+        piles: Iterable[int] = range(len(tops))
+        plays = self.plays
+        if plays:
+            used = {pile for _, pile in plays}
+            if len(used) >= max(1, self.bulls[seat]):
+                piles = used
         keys: list[int] = []
-        for card in self.hands[seat]:
-            fits = mask & REACH[card]
-            if not fits:
-                continue
-            if fits & (fits - 1):  # several piles
-                keys.extend(card << PILE_BITS | pile for pile in piles_of(fits, tops))
-            else:
-                keys.append(card << PILE_BITS | tops.index(fits.bit_length() - 1))
+        append = keys.append
+        for pile in piles:
+            fits = hand & WINDOW_MASKS[tops[pile]]
+            while fits:
+                low = fits & -fits
+                append((low.bit_length() - 1) << PILE_BITS | pile)
+                fits ^= low
+        keys.sort()
         return keys
 
     def _play(self, seat: int, card: int, pile: int) -> None:
