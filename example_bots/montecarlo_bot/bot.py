@@ -12,7 +12,8 @@ decision's deadline (at least 30 ms short of it) and never plans on the time ban
   (:func:`example_bots.montecarlo_bot.policies.play_first`).
 
 Objective: in 6 nimmt! (where a player's own heads are what counts) it minimises its own
-heads; elsewhere it maximises its lead over the others' mean, which is what wins games.
+heads; in 6 nimmt! Tactics (every card known) its chance to take the fewest heads;
+elsewhere it maximises its lead over the others' mean, which is what wins games.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from example_bots.montecarlo_bot.policies import play_first
+from example_bots.montecarlo_bot.policies import hornochsen_greedy, play_first, xnimmt_greedy
 from example_bots.montecarlo_bot.sixnimmt import simulation
 from sdk.bot import Bot
 from sdk.game.core import Option, Policy
@@ -30,7 +31,12 @@ from sdk.match import DecisionClock, MatchInfo
 from sdk.montecarlo import Utility, evaluate, evaluate_batched, margin, own_score, stop_time
 
 OWN_SCORE_FAMILIES = frozenset({"6nimmt"})
-POLICIES: dict[str, Policy] = {"11nimmt": play_first}
+POLICIES: dict[str, Policy] = {
+    "11nimmt": play_first,
+    "xnimmt": xnimmt_greedy,
+    "hornochsen": hornochsen_greedy,
+}
+WIN_GOAL_VARIANTS = frozenset({"6nimmt-tactics"})  # full information: play to win
 BATCH_GAMES = 128  # playouts per option per batch in the 6 nimmt! family
 
 
@@ -38,7 +44,7 @@ class MonteCarloBot(Bot):
     """Determinized flat Monte Carlo for every variant."""
 
     name = "montecarlo_bot"
-    version = "2.0"
+    version = "2.1"
     author = "Bullring examples"
     share = 0.75  # of each decision's deadline
 
@@ -46,9 +52,11 @@ class MonteCarloBot(Bot):
         self.rng = random.Random(0)
         self.utility: Utility = own_score
         self.family = ""
+        self.variant = ""
 
     def start_match(self, match: MatchInfo) -> None:
         self.rng = random.Random(match.seed_hint)
+        self.variant = match.variant
         self.family = PRESETS[match.variant].family if match.variant in PRESETS else ""
         self.utility = own_score if self.family in OWN_SCORE_FAMILIES else margin
 
@@ -58,6 +66,8 @@ class MonteCarloBot(Bot):
         stop = stop_time(clock, share=self.share)
         if isinstance(view, SixNimmtView):
             goal = "own" if self.utility is own_score else "margin"
+            if self.variant in WIN_GOAL_VARIANTS:
+                goal = "win"
             simulate = simulation(view, options, self.rng, goal)
             return evaluate_batched(options, simulate, stop, self.rng, batch=BATCH_GAMES).best
         return evaluate(

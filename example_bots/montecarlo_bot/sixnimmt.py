@@ -134,7 +134,7 @@ def simulation(
 ) -> BatchSimulation:
     """A batch simulation of `options` from `view` for :func:`sdk.montecarlo.evaluate_batched`.
 
-    `utility` is "own" (fewest own heads) or "margin" (own heads against the others' mean).
+    `utility` is "own", "margin" or "win" (see :func:`value`).
     """
     seat = view.header.seat
     kind = view.header.decision
@@ -157,9 +157,23 @@ def simulation(
         else:
             hands = determinized_hands(state, seat, games, generator, public)
         scores = play_out(state, games, hands, seat, first_card, generator).astype(np.float64)
-        own = scores[:, seat]
-        if utility == "margin" and scores.shape[1] > 1:
-            own = own - (scores.sum(axis=1) - own) / (scores.shape[1] - 1)
-        return float(-own.sum()), games
+        return float(value(scores, seat, utility).sum()), games
 
     return simulate
+
+
+def value(scores: FloatArray, seat: int, utility: str) -> FloatArray:
+    """Per game, how good final `scores` (games, n) are for `seat` (higher is better).
+
+    "own": minus own heads; "margin": minus own heads against the others' mean; "win":
+    the share of the win (fewest heads, ties shared), with the margin / 1000 to break ties.
+    """
+    own: FloatArray = scores[:, seat]
+    if utility == "own" or scores.shape[1] < 2:
+        return -own
+    lead: FloatArray = (scores.sum(axis=1) - own) / (scores.shape[1] - 1) - own
+    if utility == "margin":
+        return lead
+    low = scores.min(axis=1)
+    share: FloatArray = np.where(own == low, 1.0 / (scores == low[:, None]).sum(axis=1), 0.0)
+    return share + lead / 1000
