@@ -289,16 +289,23 @@ class ElevenNimmtState(GameState):
             phase, seat = self.phase, self.turn
             if phase is Phase.PLAY:
                 # Count the plays (as legal_options lists them) before finding the chosen one.
-                mask = self._open_tops(seat)
                 hand = self.hands[seat]
-                counts = [(mask & REACH[card]).bit_count() for card in hand]
-                plays = sum(counts)
                 if self.plays:  # plays, then END_TURN
+                    mask = self._open_tops(seat)
+                    counts = [(mask & REACH[card]).bit_count() for card in hand]
+                    plays = sum(counts)
                     index = randrange(plays + 1)
                     if index == plays:
                         self._finish_turn(seat)
                         continue
-                else:  # ROW for every pile, then plays
+                else:  # ROW for every pile, then plays (every pile is open)
+                    tops = self.start_tops
+                    mask = 0
+                    for top in tops:
+                        mask |= BITS[top]
+                    self._tops_cache = (tops, mask)
+                    counts = [(mask & REACH[card]).bit_count() for card in hand]
+                    plays = sum(counts)
                     piles = len(self.piles)
                     index = randrange(piles + plays) - piles
                     if index < 0:
@@ -403,7 +410,9 @@ class ElevenNimmtState(GameState):
         if cache[0] is tops:
             mask = cache[1]
         else:
-            mask = sum(map(BITS.__getitem__, tops))  # tops are distinct cards
+            mask = 0
+            for top in tops:
+                mask |= BITS[top]
             self._tops_cache = (tops, mask)
         plays = self.plays
         if plays:
@@ -424,7 +433,9 @@ class ElevenNimmtState(GameState):
     def _play_keys(self, seat: int) -> list[int]:
         """The PLAY options of this turn as sorted keys (card << PILE_BITS | pile): the
         canonical order, card then pile. Windows are those of the turn's start tops."""
-        hand = sum(map(BITS.__getitem__, self.hands[seat]))  # a hand's cards are distinct
+        hand = 0
+        for card in self.hands[seat]:
+            hand |= BITS[card]
         tops = self.start_tops
         piles: Iterable[int] = range(len(tops))
         plays = self.plays
@@ -487,17 +498,17 @@ class ElevenNimmtState(GameState):
 
     def _after_take(self, seat: int) -> None:
         """Two deck cards start new piles; a deck of fewer than 2 cards ends the round."""
-        ending = len(self.deck) < 2
         piles, deck, history = self.piles, self.deck, self.history
+        ending = len(deck) < 2
         for _ in range(min(2, len(deck))):
             card = deck.pop()
             piles.append([card])
             history.append(
                 shared_event(EventKind.NEW_PILE, -1, card, len(piles) - 1, Side.RIGHT, self.round)
             )
-        self._finish_turn(seat, round_over=ending)
+        self._finish_turn(seat, ending)
 
-    def _finish_turn(self, seat: int, *, round_over: bool = False) -> None:
+    def _finish_turn(self, seat: int, round_over: bool = False) -> None:
         self.history.append(shared_event(EventKind.END_TURN, seat, 0, -1, Side.RIGHT, self.round))
         if round_over or not self.hands[seat]:
             self._end_round()

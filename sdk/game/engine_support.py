@@ -13,14 +13,14 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from sdk.game.core import DecisionKind, Event, EventKind, Option, RulesError, Side, ViewHeader
 
-_EVENT_CACHE: dict[tuple[int, int, int, int, int], Event] = {}
+_EVENT_CACHE: dict[tuple[int, int, int, int, int, int], Event] = {}
 _EVENT_CACHE_LIMIT = 200_000
 
 
 def shared_event(kind: EventKind, seat: int, card: int, row: int, side: Side, rnd: int) -> Event:
     """An event without `cards` or `target`, shared between states and games (events are
     immutable, and building a frozen dataclass costs more than most rule steps)."""
-    key = (kind * 16 + seat, card, row, side, rnd)  # seats are -1..10
+    key = (kind, seat, card, row, side, rnd)
     event = _EVENT_CACHE.get(key)
     if event is None:
         if len(_EVENT_CACHE) >= _EVENT_CACHE_LIMIT:
