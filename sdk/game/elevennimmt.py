@@ -150,6 +150,8 @@ class ElevenNimmtState(GameState):
         self.plays: list[tuple[int, int]] = []  # this turn's (card, pile)
         self.steal_targets: list[int] = []
         self.history: list[Event] = []
+        self._tops: list[int] = []  # every pile's top card now (see _set_piles)
+        self._top_mask = 0  # the same as a bit set
         self._tops_cache: tuple[list[int] | None, int] = (None, 0)  # see _open_tops
 
     # ----- construction -------------------------------------------------------------
@@ -191,7 +193,7 @@ class ElevenNimmtState(GameState):
         state.round, state.starter = round_number, starter
         state.totals = list(totals) if totals is not None else [0] * players
         state.hands = [sorted(h) for h in hands]
-        state.piles = [list(p) for p in piles]
+        state._set_piles([list(p) for p in piles])
         state.deck = list(reversed(deck))
         state.bulls = bulls
         state.supply = BULL_CARDS - sum(bulls)
@@ -222,7 +224,7 @@ class ElevenNimmtState(GameState):
             sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(self.players)
         ]
         self.deck = cards[self.players * HAND_SIZE :]
-        self.piles = [[self.deck.pop()]]
+        self._set_piles([[self.deck.pop()]])
         self.bulls = [0] * self.players
         self.supply = BULL_CARDS
         self.history.append(
@@ -299,11 +301,7 @@ class ElevenNimmtState(GameState):
                         self._finish_turn(seat)
                         continue
                 else:  # ROW for every pile, then plays (every pile is open)
-                    tops = self.start_tops
-                    mask = 0
-                    for top in tops:
-                        mask |= BITS[top]
-                    self._tops_cache = (tops, mask)
+                    mask = self._open_tops(seat)
                     counts = [(mask & REACH[card]).bit_count() for card in hand]
                     plays = sum(counts)
                     piles = len(self.piles)
@@ -331,6 +329,7 @@ class ElevenNimmtState(GameState):
         other.totals = list(self.totals)
         other.hands = [list(h) for h in self.hands]
         other.piles = [list(p) for p in self.piles]
+        other._tops = list(self._tops)
         other.deck = list(self.deck)
         other.unused = list(self.unused)
         other.bulls = list(self.bulls)
@@ -375,9 +374,18 @@ class ElevenNimmtState(GameState):
 
     # ----- the rules ------------------------------------------------------------------
 
+    def _set_piles(self, piles: list[list[int]]) -> None:
+        """Lay out `piles` (the engine keeps their tops up to date as it changes them)."""
+        self.piles = piles
+        self._tops = [pile[-1] for pile in piles]
+        self._top_mask = 0
+        for top in self._tops:
+            self._top_mask |= BITS[top]
+
     def _begin_turn(self, seat: int) -> None:
         self.turn, self.phase = seat, Phase.PLAY
-        self.start_tops = [pile[-1] for pile in self.piles]
+        tops = self.start_tops = self._tops[:]
+        self._tops_cache = (tops, self._top_mask)
         self.plays = []
 
     def _is_legal(self, seat: int, option: Option) -> bool:
@@ -404,7 +412,7 @@ class ElevenNimmtState(GameState):
     def _open_tops(self, seat: int) -> int:
         """The start tops of the piles this turn may still play on, as a bit set: with b
         bull cards at most b piles (one pile, one card with none). The set of all start
-        tops is kept for the turn's start_tops list."""
+        tops is kept with the turn's start_tops list (a new list every turn)."""
         tops = self.start_tops
         cache = self._tops_cache
         if cache[0] is tops:
@@ -458,11 +466,16 @@ class ElevenNimmtState(GameState):
         hand = self.hands[seat]
         hand.remove(card)
         plays = self.plays
+        cards = self.piles[pile]
         if plays:
             new_cards = sum(1 for _, p in plays if p == pile)
-            stack(self.piles[pile], card, new_cards, self.start_tops[pile])
+            stack(cards, card, new_cards, self.start_tops[pile])
         else:
-            self.piles[pile].append(card)
+            cards.append(card)
+        old, new = self._tops[pile], cards[-1]
+        if old != new:
+            self._tops[pile] = new
+            self._top_mask ^= BITS[old] | BITS[new]
         plays.append((card, pile))
         self.history.append(shared_event(EventKind.PLACE, seat, card, pile, Side.RIGHT, self.round))
         if not self.bulls[seat] or not hand or not self._has_play(seat):
@@ -470,6 +483,7 @@ class ElevenNimmtState(GameState):
 
     def _take(self, seat: int, pile: int) -> None:
         cards = self.piles.pop(pile)
+        self._top_mask ^= BITS[self._tops.pop(pile)]
         self.hands[seat] = sorted(self.hands[seat] + cards)
         self.history.append(
             Event(EventKind.TAKE, seat=seat, row=pile, cards=tuple(cards), round=self.round)
@@ -503,6 +517,8 @@ class ElevenNimmtState(GameState):
         for _ in range(min(2, len(deck))):
             card = deck.pop()
             piles.append([card])
+            self._tops.append(card)
+            self._top_mask |= BITS[card]
             history.append(
                 shared_event(EventKind.NEW_PILE, -1, card, len(piles) - 1, Side.RIGHT, self.round)
             )
@@ -602,7 +618,8 @@ def from_view(view: ElevenNimmtView, rng: random.Random) -> ElevenNimmtState:
     state = ElevenNimmtState(players, rng.getrandbits(63), header.variant)
     state.round, state.starter = header.round, view.starter
     state.totals = list(header.scores)
-    state.hands, state.piles, state.deck, state.unused = hands, piles, pool, unused
+    state.hands, state.deck, state.unused = hands, pool, unused
+    state._set_piles(piles)
     state.bulls, state.supply = list(view.bulls), view.supply
     state.history = list(header.history)
     if not header.to_move:
