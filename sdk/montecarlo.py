@@ -95,6 +95,7 @@ def evaluate(
     max_deals: int | None = None,
     sample: Callable[[View, random.Random], GameState] = from_view,
     round_only: bool = False,
+    horizon: Callable[[GameState, int], bool] | None = None,
 ) -> Evaluation:
     """Sample deals and play each option out until `stop_at` (a time.monotonic time).
 
@@ -103,7 +104,9 @@ def evaluate(
     before. `policy` plays every seat in the playouts (the engine's fast random playout
     when None); `max_deals` caps the work (for reproducible tests). With `round_only`,
     a playout stops when the round changes (engines with a ``round``) and scores there:
-    in games of several rounds, the later rounds add mostly noise.
+    in games of several rounds, the later rounds add mostly noise. With `horizon`, a
+    playout stops (and scores) at the first state after the option where
+    ``horizon(state, seat)`` holds, e.g. at the seat's next turn.
     """
     seat = view.header.seat
     opts = tuple(options)
@@ -127,7 +130,12 @@ def evaluate(
                 break
             state = deal.clone()
             state.apply(seat, option)
-            scores = play_round(state, rng, policy) if round_only else state.playout(rng, policy)
+            if horizon is not None:
+                scores = play_until(state, rng, lambda s: horizon(s, seat), policy)
+            elif round_only:
+                scores = play_round(state, rng, policy)
+            else:
+                scores = state.playout(rng, policy)
             total[index] += utility(scores, seat, state.higher_is_better)
             count[index] += 1
             slowest = max(slowest, clock() - begin)
@@ -144,10 +152,21 @@ def play_round(state: GameState, rng: random.Random, policy: Policy | None = Non
     start = getattr(state, "round", None)
     if start is None:
         return state.playout(rng, policy)
+    return play_until(state, rng, lambda s: getattr(s, "round", None) != start, policy)
+
+
+def play_until(
+    state: GameState,
+    rng: random.Random,
+    done: Callable[[GameState], bool],
+    policy: Policy | None = None,
+) -> list[int]:
+    """Play `state` on (random policy by default) until `done(state)` or the game ends;
+    the scores then."""
     choose = policy or random_policy
     while True:
         seats = state.pending()
-        if not seats or getattr(state, "round", None) != start:
+        if not seats or done(state):
             return state.scores()
         for seat in seats:
             state.apply(seat, choose(state, seat, state.legal_options(seat), rng))

@@ -7,24 +7,30 @@ decision's deadline (at least 30 ms short of it) and never plans on the time ban
   seat (avoid the 6th card, take the cheapest row) and common random numbers
   (:func:`sdk.montecarlo.evaluate_batched`).
 - Other families: the generic clone-and-play-out path (:func:`sdk.montecarlo.evaluate`),
-  each playout only to the end of the current round (later rounds are mostly noise); random
-  playouts, except in 11 nimmt! where every seat plays a card whenever one fits
-  (:func:`example_bots.montecarlo_bot.policies.play_first`).
+  each playout only to the end of the current round (later rounds are mostly noise), in
+  Hornochsen! (one long round) only to the bot's next turn. Greedy playout policies on the
+  engine state (:mod:`example_bots.montecarlo_bot.policies`): X nimmt! and Hornochsen!
+  with the rule-based bot's valuations plus noise; 11 nimmt! random, except that every
+  seat plays a card whenever one fits.
 
 Objective: in 6 nimmt! (where a player's own heads are what counts) it minimises its own
-heads; in 6 nimmt! Tactics (every card known) its chance to take the fewest heads;
-elsewhere it maximises its lead over the others' mean, which is what wins games.
+heads; elsewhere it maximises its lead over the others' mean, which is what wins games.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from example_bots.montecarlo_bot.policies import hornochsen_greedy, play_first, xnimmt_greedy
+from example_bots.montecarlo_bot.policies import (
+    hornochsen_greedy,
+    hornochsen_next_turn,
+    play_first,
+    xnimmt_greedy,
+)
 from example_bots.montecarlo_bot.sixnimmt import simulation
 from sdk.bot import Bot
-from sdk.game.core import Option, Policy
+from sdk.game.core import GameState, Option, Policy
 from sdk.game.variants import PRESETS
 from sdk.game.views import SixNimmtView, View
 from sdk.match import DecisionClock, MatchInfo
@@ -36,7 +42,7 @@ POLICIES: dict[str, Policy] = {
     "xnimmt": xnimmt_greedy,
     "hornochsen": hornochsen_greedy,
 }
-WIN_GOAL_VARIANTS = frozenset({"6nimmt-tactics"})  # full information: play to win
+HORIZONS: dict[str, Callable[[GameState, int], bool]] = {"hornochsen": hornochsen_next_turn}
 BATCH_GAMES = 128  # playouts per option per batch in the 6 nimmt! family
 
 
@@ -52,11 +58,9 @@ class MonteCarloBot(Bot):
         self.rng = random.Random(0)
         self.utility: Utility = own_score
         self.family = ""
-        self.variant = ""
 
     def start_match(self, match: MatchInfo) -> None:
         self.rng = random.Random(match.seed_hint)
-        self.variant = match.variant
         self.family = PRESETS[match.variant].family if match.variant in PRESETS else ""
         self.utility = own_score if self.family in OWN_SCORE_FAMILIES else margin
 
@@ -66,8 +70,6 @@ class MonteCarloBot(Bot):
         stop = stop_time(clock, share=self.share)
         if isinstance(view, SixNimmtView):
             goal = "own" if self.utility is own_score else "margin"
-            if self.variant in WIN_GOAL_VARIANTS:
-                goal = "win"
             simulate = simulation(view, options, self.rng, goal)
             return evaluate_batched(options, simulate, stop, self.rng, batch=BATCH_GAMES).best
         return evaluate(
@@ -78,4 +80,5 @@ class MonteCarloBot(Bot):
             policy=POLICIES.get(self.family),
             utility=self.utility,
             round_only=True,
+            horizon=HORIZONS.get(self.family),
         ).best

@@ -135,3 +135,9 @@ def xnimmt_greedy(
         return value - SHED_WEIGHT * HEADS[card] + rng.random() * NOISE
 
     return min(options, key=lambda o: cost(o.card))
+
+
+def hornochsen_next_turn(state: GameState, seat: int) -> bool:
+    """Hornochsen!: the playout horizon, `seat`'s next turn (every other seat has moved)."""
+    assert isinstance(state, hornochsen.HornochsenState)
+    return state.turn == seat and state.steps == 0

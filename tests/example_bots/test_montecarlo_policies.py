@@ -9,13 +9,18 @@ import numpy as np
 import pytest
 
 from example_bots.montecarlo_bot.bot import MonteCarloBot
-from example_bots.montecarlo_bot.policies import hornochsen_greedy, xnimmt_greedy
+from example_bots.montecarlo_bot.policies import (
+    hornochsen_greedy,
+    hornochsen_next_turn,
+    xnimmt_greedy,
+)
 from example_bots.montecarlo_bot.sixnimmt import value
 from example_bots.rules_bot.bot import RulesBot
 from sdk.game.core import OptionKind
 from sdk.game.hornochsen import HornochsenState
 from sdk.game.xnimmt import XNimmtState
 from sdk.local import play_local
+from sdk.montecarlo import play_until
 
 SEEDS = range(200)
 
@@ -55,6 +60,18 @@ def test_hornochsen_greedy_collects_a_positive_row() -> None:
     picks = {hornochsen_greedy(state, 0, options, random.Random(seed)) for seed in SEEDS}
     assert {o.card for o in picks if o.kind == OptionKind.PLAY} == {17}
     assert {o.row for o in picks if o.kind == OptionKind.SPECIAL} <= {0}
+
+
+def test_hornochsen_playouts_stop_at_the_next_turn() -> None:
+    state = HornochsenState.from_position(
+        [[17, 62, 90], [1, 2, 3], [4, 5, 6]], [[12, 13, 14, 16], [61], [81]]
+    )
+    state.apply(0, next(o for o in state.legal_options(0) if o.card == 62))
+    moves = len(state.history)
+    play_until(state, random.Random(2), lambda s: hornochsen_next_turn(s, 0), hornochsen_greedy)
+    assert (state.turn, state.steps, state.over) == (0, 0, False)
+    movers = {e.seat for e in state.history[moves:]}
+    assert {1, 2} <= movers
 
 
 def test_win_value_shares_ties_and_breaks_them_by_margin() -> None:
