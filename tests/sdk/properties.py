@@ -43,6 +43,12 @@ def all_cards(state: GameState) -> Counter[int]:
     return counts
 
 
+def choice_rng(players: int, seed: int) -> random.Random:
+    """The random choices of a seeded random game (play_random's; a fast random playout
+    from this generator makes the very same choices)."""
+    return random.Random(seed * 7919 + players)
+
+
 def play_random(
     variant: str,
     players: int,
@@ -58,7 +64,7 @@ def play_random(
     `on_step(state, seat)` is called before each decision of `seat` (for extra checks).
     """
     state = new_game(variant, players, seed, options)
-    rng = random.Random(seed * 7919 + players)
+    rng = choice_rng(players, seed)
     initial = all_cards(state)
     assert all(n == 1 for n in initial.values()), "a card is in two places at the start"
     choices: list[Choice] = []

@@ -20,8 +20,7 @@ from sdk.game import (
 from sdk.game import hornochsen as horn
 from sdk.game.cards import HORNOCHSEN_POINTS
 from sdk.game.hornochsen import HornochsenState, from_view, row_for, score
-from tests.sdk.engine_checks import run_cheap_games, run_deep_games
-from tests.sdk.properties import PlayedGame
+from tests.sdk.engine_checks import PARTS, RANDOM_GAMES, run_cheap_games, run_deep_games
 
 END = Option(OptionKind.END_TURN)
 X2, PLUS5 = Special.X2, Special.PLUS5
@@ -192,8 +191,7 @@ def test_collected_cards_and_played_specials_are_known_from_history() -> None:
 # ----- seeded random games --------------------------------------------------------------
 
 
-def check_final(game: PlayedGame) -> None:
-    state = game.final
+def check_final(state: GameState) -> None:
     assert isinstance(state, HornochsenState)
     assert not any(state.hands)
     assert state.scores() == [
@@ -231,8 +229,10 @@ def check_hidden(game_state: GameState, seat: int, rng: random.Random) -> None:
     assert other.view(opponent) != state.view(opponent)
 
 
-def test_random_games_conserve_cards_and_score_right() -> None:
-    assert run_cheap_games("hornochsen", 2, 6, 10_000, check_final) == 10_000
+@pytest.mark.parametrize("part", range(PARTS))
+def test_random_games_conserve_cards_and_score_right(part: int) -> None:
+    played = run_cheap_games("hornochsen", 2, 6, RANDOM_GAMES, check_final, part=part, parts=PARTS)
+    assert played == RANDOM_GAMES // PARTS
 
 
 def test_random_games_checked_at_every_decision() -> None:

@@ -18,8 +18,7 @@ from sdk.game import (
 )
 from sdk.game.cards import HEADS
 from sdk.game.xnimmt import XNimmtState, from_view, round_score
-from tests.sdk.engine_checks import run_cheap_games, run_deep_games
-from tests.sdk.properties import PlayedGame
+from tests.sdk.engine_checks import PARTS, RANDOM_GAMES, run_cheap_games, run_deep_games
 
 
 def card(value: int) -> Option:
@@ -219,8 +218,7 @@ def test_a_picked_card_stays_hidden_until_all_have_picked() -> None:
 # ----- seeded random games --------------------------------------------------------------
 
 
-def check_final(game: PlayedGame) -> None:
-    state = game.final
+def check_final(state: GameState) -> None:
     assert isinstance(state, XNimmtState)
     ends = [e for e in state.history if e.kind == EventKind.ROUND_END]
     assert len(ends) == 2
@@ -261,8 +259,10 @@ def check_hidden(game_state: GameState, seat: int, rng: random.Random) -> None:
     assert other.view(opponent) != state.view(opponent)
 
 
-def test_random_games_conserve_cards_and_score_right() -> None:
-    assert run_cheap_games("xnimmt", 2, 4, 10_000, check_final) == 10_000
+@pytest.mark.parametrize("part", range(PARTS))
+def test_random_games_conserve_cards_and_score_right(part: int) -> None:
+    played = run_cheap_games("xnimmt", 2, 4, RANDOM_GAMES, check_final, part=part, parts=PARTS)
+    assert played == RANDOM_GAMES // PARTS
 
 
 def test_random_games_checked_at_every_decision() -> None:
