@@ -295,22 +295,16 @@ async def check_bot(
                 if name not in claimed:
                     report.problems.append(f"{variant}: the bot does not claim this variant")
                     continue
-                try:
-                    part = await check_variant(
-                        report,
-                        pool,
-                        spec,
-                        variant,
-                        games=games,
-                        players=players,
-                        opponents=rivals,
-                        seed=seed,
-                    )
-                except ModuleNotFoundError as exc:
-                    if not (exc.name or "").startswith("sdk.game."):
-                        raise
-                    # The platform lacks this engine: nothing the bot can be blamed for.
-                    part = VariantReport(variant, 0, error=f"engine {exc.name} not available")
+                part = await check_variant(
+                    report,
+                    pool,
+                    spec,
+                    variant,
+                    games=games,
+                    players=players,
+                    opponents=rivals,
+                    seed=seed,
+                )
                 report.variants.append(part)
                 if part.faults and not keep_going:
                     break

@@ -24,12 +24,8 @@ def fail(message: str) -> typer.Exit:
 
 @contextmanager
 def user_errors() -> Iterator[None]:
-    """Turn the known user errors (and a missing engine) into one line and exit 2."""
+    """Turn the known user errors into one line and exit 2."""
     try:
         yield
     except USER_ERRORS as exc:
         raise fail(str(exc)) from None
-    except ModuleNotFoundError as exc:
-        if not (exc.name or "").startswith("sdk.game."):
-            raise
-        raise fail(f"the engine {exc.name} is not available yet") from None

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from pathlib import Path
 
-import pytest
-
 from referee.manifest import load_manifest
 from referee.spec import BotSpec, ClockSpec
-from sdk.game.variants import FAMILY_MODULES, PRESETS
 
 HERE = Path(__file__).parent
 BAD_BOTS = HERE / "bad_bots"
@@ -27,27 +23,6 @@ ROOMY_CLOCK = ClockSpec(decision_ms=10_000, time_bank_ms=30_000, setup_ms=30_000
 def bot_named(name: str) -> BotSpec:
     """One of the bots in tests/referee/bad_bots (by manifest name)."""
     return load_manifest(BAD_BOTS / f"{name}.toml")
-
-
-def engine_available(variant: str) -> bool:
-    module = FAMILY_MODULES[PRESETS[variant].family]
-    return importlib.util.find_spec(module) is not None
-
-
-def skip_without_engine(variant: str) -> None:
-    if not engine_available(variant):
-        pytest.skip(
-            f"the {variant} engine ({FAMILY_MODULES[PRESETS[variant].family]}) "
-            "is not implemented yet"
-        )
-
-
-def skip_without_sdk_runtime() -> None:
-    if (
-        importlib.util.find_spec("sdk.runtime") is None
-        or importlib.util.find_spec("sdk.bot") is None
-    ):
-        pytest.skip("the SDK runtime (sdk/runtime.py, sdk/bot.py) is not there yet")
 
 
 def _proc_stat(pid: int) -> tuple[int, int] | None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.referee.helpers import BAD_BOTS, descendants, skip_without_engine
+from tests.referee.helpers import BAD_BOTS, descendants
 
 BULLRING = str(Path(sys.executable).with_name("bullring"))
 GOOD = str(BAD_BOTS / "seeded_random.toml")
@@ -21,7 +21,6 @@ def bullring(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_play_prints_a_trace_writes_a_replay_and_replay_shows_one_seat(tmp_path: Path) -> None:
-    skip_without_engine("6nimmt")
     out = tmp_path / "match.json.gz"
     args = ["play", "6nimmt:rounds=1", "--seed", "5", "--decision-ms", "500"]
     bots = ["--bot", GOOD, "--bot", str(BAD_BOTS / "illegal.toml"), "--bot", GOOD]

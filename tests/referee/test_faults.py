@@ -10,7 +10,7 @@ import pytest
 from referee.match import run_match
 from referee.replay import resimulate
 from referee.spec import BotSpec, ClockSpec, FaultKind, MatchResult, MatchSpec
-from tests.referee.helpers import FAST_CLOCK, bot_named, descendants, skip_without_engine
+from tests.referee.helpers import FAST_CLOCK, bot_named, descendants
 
 BAD_SEAT = 1
 CRASH_WAIT_S = 0.25  # how long the referee waits to tell a crash from a cut connection
@@ -41,7 +41,6 @@ def match_with(bad: BotSpec, clock: ClockSpec = FAST_CLOCK) -> MatchResult:
 @pytest.fixture(scope="module")
 def baseline() -> MatchResult:
     """The same match with the bad seat played by a bot that always plays the fallback."""
-    skip_without_engine("6nimmt")
     return match_with(bot_named("first_option"))
 
 
@@ -80,7 +79,6 @@ def test_bad_bot_gets_typed_faults_and_the_match_goes_on(name: str, baseline: Ma
 
 
 def test_forfeit_after_max_faults_stops_calls() -> None:
-    skip_without_engine("6nimmt")
     clock = dataclasses.replace(FAST_CLOCK, max_faults=1)
     result = match_with(bot_named("illegal"), clock)
     assert [f.kind for f in result.faults] == [FaultKind.ILLEGAL]
@@ -90,7 +88,6 @@ def test_forfeit_after_max_faults_stops_calls() -> None:
 
 
 def test_slow_bot_draws_on_its_time_bank_before_timing_out() -> None:
-    skip_without_engine("6nimmt")
     clock = ClockSpec(decision_ms=200, time_bank_ms=1000, setup_ms=4000, max_faults=2)
     result = match_with(bot_named("slow"), clock)
     bad = [d for d in result.replay["decisions"] if d["seat"] == BAD_SEAT]

@@ -19,7 +19,7 @@ from referee.spec import FaultKind, MatchSpec
 from sdk import codec
 from sdk.game import Event, EventKind, GameState
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from tests.referee.helpers import ROOMY_CLOCK, bot_named, skip_without_engine
+from tests.referee.helpers import ROOMY_CLOCK, bot_named
 
 SEEDS = range(4)
 LONG_GAME_SEEDS = range(2)  # 11 nimmt! and Hornochsen! games are several times longer
@@ -122,7 +122,6 @@ def check_request(state: GameState, seat: int, request: pb.DecideRequest) -> Non
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_spy_only_ever_sees_its_own_view(variant: str, tmp_path: Path) -> None:
-    skip_without_engine(variant)
     seeds = LONG_GAME_SEEDS if variant in ("11nimmt", "hornochsen") else SEEDS
     assert spy_checks(variant, seeds, tmp_path, deltas=False) > 0
 
@@ -131,7 +130,6 @@ def test_spy_only_ever_sees_its_own_view(variant: str, tmp_path: Path) -> None:
 def test_history_deltas_put_together_give_the_seats_view(variant: str, tmp_path: Path) -> None:
     """A bot that asks for history deltas gets only new events, and those (after the
     events it already had) make exactly its view; later requests do send deltas."""
-    skip_without_engine(variant)
     assert spy_checks(variant, LONG_GAME_SEEDS, tmp_path, deltas=True) > 0
     offsets = [r.history_offset for r in read_raw(tmp_path / "seed0")]
     assert max(offsets) > 0 and offsets.count(0) <= VARIANTS[variant][0]
@@ -141,7 +139,6 @@ def test_history_deltas_resend_what_a_failed_call_carried(tmp_path: Path) -> Non
     """After a Decide that failed, the next request of the seat starts from the same offset
     (the bot may not have the failed call's events); after an answered one, from the end
     of what that one carried. The histories put together still make the seat's views."""
-    skip_without_engine("6nimmt")
     assert spy_checks("6nimmt", range(1), tmp_path, deltas=True, fail_every=4) > 0
     by_seat: dict[int, list[pb.DecideRequest]] = {}
     for request in sorted(read_raw(tmp_path / "seed0"), key=lambda r: r.decision_index):

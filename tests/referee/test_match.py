@@ -22,8 +22,6 @@ from tests.referee.helpers import (
     bot_named,
     descendants,
     group_members,
-    skip_without_engine,
-    skip_without_sdk_runtime,
 )
 
 SHORT = {"6nimmt": {"rounds": "1"}}  # family -> options that keep a match short
@@ -35,8 +33,6 @@ def short_options(variant: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("variant", list(PRESETS))
 def test_every_preset_between_random_sdk_bots_replays_exactly(variant: str, tmp_path: Path) -> None:
-    skip_without_engine(variant)
-    skip_without_sdk_runtime()
     bot = load_manifest(RANDOM_BOT)
     players = max(3, PRESETS[variant].min_players)
     spec = MatchSpec("m-" + variant, variant, short_options(variant), 11, (bot,) * players)
@@ -57,7 +53,6 @@ def test_every_preset_between_random_sdk_bots_replays_exactly(variant: str, tmp_
 
 @pytest.mark.parametrize("variant", ["6nimmt", "xnimmt", "11nimmt", "hornochsen"])
 def test_raw_random_bots_play_each_family(variant: str) -> None:
-    skip_without_engine(variant)
     bot = bot_named("seeded_random")
     spec = MatchSpec("raw", variant, short_options(variant), 3, (bot, bot, bot), ROOMY_CLOCK)
     result = run_match(spec)
@@ -67,7 +62,6 @@ def test_raw_random_bots_play_each_family(variant: str) -> None:
 
 
 def test_replay_detects_a_tampered_choice() -> None:
-    skip_without_engine("6nimmt")
     bot = bot_named("seeded_random")
     result = run_match(MatchSpec("t", "6nimmt", {"rounds": "1"}, 4, (bot, bot), FAST_CLOCK))
     data = json.loads(json.dumps(result.replay))
@@ -78,7 +72,6 @@ def test_replay_detects_a_tampered_choice() -> None:
 
 
 def test_pool_reuses_processes_one_seat_each_and_kills_them_on_close() -> None:
-    skip_without_engine("6nimmt")
     bot = bot_named("seeded_random")
     hang = bot_named("hang")
 
