@@ -8,7 +8,8 @@ decision's deadline (at least 30 ms short of it) and never plans on the time ban
   (:func:`sdk.montecarlo.evaluate_batched`).
 - Other families: the generic clone-and-play-out path (:func:`sdk.montecarlo.evaluate`),
   each playout only to the end of the current round (later rounds are mostly noise), in
-  Hornochsen! (one long round) only to the bot's next turn. Greedy playout policies on the
+  Hornochsen! (one long round) only to the bot's next turn, sampling a special only where
+  the rule-based bot would play it. Greedy playout policies on the
   engine state (:mod:`example_bots.montecarlo_bot.policies`): X nimmt! and Hornochsen!
   with the rule-based bot's valuations plus noise; 11 nimmt! random, except that every
   seat plays a card whenever one fits.
@@ -23,6 +24,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from example_bots.montecarlo_bot.policies import (
+    hornochsen_candidates,
     hornochsen_greedy,
     hornochsen_next_turn,
     play_first,
@@ -32,7 +34,7 @@ from example_bots.montecarlo_bot.sixnimmt import simulation
 from sdk.bot import Bot
 from sdk.game.core import GameState, Option, Policy
 from sdk.game.variants import PRESETS
-from sdk.game.views import SixNimmtView, View
+from sdk.game.views import HornochsenView, SixNimmtView, View
 from sdk.match import DecisionClock, MatchInfo
 from sdk.montecarlo import Utility, evaluate, evaluate_batched, margin, own_score, stop_time
 
@@ -65,6 +67,8 @@ class MonteCarloBot(Bot):
         self.utility = own_score if self.family in OWN_SCORE_FAMILIES else margin
 
     def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> Option:
+        if isinstance(view, HornochsenView):
+            options = hornochsen_candidates(view, options)
         if len(options) == 1:
             return options[0]
         stop = stop_time(clock, share=self.share)

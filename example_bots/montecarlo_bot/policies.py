@@ -10,12 +10,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from example_bots.rules_bot import hornochsen as hornochsen_rules
 from example_bots.rules_bot.hornochsen import MAX_STEPS, ROW_FULL, SPECIAL_LEFT_COST, pile_value
 from example_bots.rules_bot.sixnimmt import row_heads
 from example_bots.rules_bot.xnimmt import SHED_WEIGHT, x_row_cost
 from sdk.game import hornochsen, xnimmt
 from sdk.game.cards import HEADS, HORNOCHSEN_POINTS
 from sdk.game.core import GameState, Option, OptionKind, Special
+from sdk.game.views import HornochsenView
 
 NOISE = 0.5  # a uniform draw in [0, NOISE) is added to each option's value (or cost)
 FEED_SHARE = 0.8  # of a row's worth that making it 4 cards long hands to the next player
@@ -141,3 +143,13 @@ def hornochsen_next_turn(state: GameState, seat: int) -> bool:
     """Hornochsen!: the playout horizon, `seat`'s next turn (every other seat has moved)."""
     assert isinstance(state, hornochsen.HornochsenState)
     return state.turn == seat and state.steps == 0
+
+
+def hornochsen_candidates(view: HornochsenView, options: Sequence[Option]) -> list[Option]:
+    """Hornochsen!: the options worth sampling: every card play and ending the turn, and a
+    special only where the rule-based bot would put it now. A special's worth lies past a
+    short playout's horizon (an x2 given away, 10 points saved at the end): sampled, all
+    specials score alike and the first one in canonical order would be thrown away."""
+    chosen = hornochsen_rules.choose(view, options)
+    kept = [o for o in options if o.kind != OptionKind.SPECIAL]
+    return [*kept, chosen] if chosen.kind == OptionKind.SPECIAL else kept

@@ -10,6 +10,7 @@ import pytest
 
 from example_bots.montecarlo_bot.bot import MonteCarloBot
 from example_bots.montecarlo_bot.policies import (
+    hornochsen_candidates,
     hornochsen_greedy,
     hornochsen_next_turn,
     xnimmt_greedy,
@@ -72,6 +73,18 @@ def test_hornochsen_playouts_stop_at_the_next_turn() -> None:
     assert (state.turn, state.steps, state.over) == (0, 0, False)
     movers = {e.seat for e in state.history[moves:]}
     assert {1, 2} <= movers
+
+
+def test_hornochsen_candidates_keep_a_special_only_where_the_rules_play_it() -> None:
+    hands = [[17, 62, 90], [1, 2, 3]]
+    rows = [[12, 13, 14, 16], [61], [81]]
+    state = HornochsenState.from_position(hands, rows)
+    options = state.legal_options(0)
+    assert sum(o.kind == OptionKind.SPECIAL for o in options) == 6
+    kept = hornochsen_candidates(state.view(0), options)
+    specials = [o for o in kept if o.kind == OptionKind.SPECIAL]
+    assert [o.card for o in kept if o.kind == OptionKind.PLAY] == [17, 62, 90]
+    assert len(specials) <= 1 and all(o.row == 0 for o in specials)  # x2, then collect
 
 
 def test_win_value_shares_ties_and_breaks_them_by_margin() -> None:
