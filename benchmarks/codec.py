@@ -7,7 +7,6 @@ plus a synthetic late-game 6 nimmt! view with a 600-event history as a worst cas
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import time
 from collections.abc import Callable
@@ -28,7 +27,6 @@ from sdk.game import (
     XNimmtView,
     new_game,
 )
-from sdk.game.variants import FAMILY_MODULES
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 
 
@@ -133,10 +131,6 @@ def measure(label: str, samples: list[tuple[View, list[Option]]]) -> None:
 def main() -> None:
     print("DecideRequest per decision (view + options), mean over the views shown in a game")
     for preset in sorted(PRESETS):
-        module = FAMILY_MODULES[PRESETS[preset].family]
-        if importlib.util.find_spec(module) is None:
-            print(f"{preset:<22} (engine {module} not present)")
-            continue
         players = min(4, PRESETS[preset].max_players)
         measure(f"{preset} ({players}p)", game_views(preset, players, seed=1))
     measure("synthetic 600 events", [synthetic_late_view()])
