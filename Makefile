@@ -27,7 +27,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto
 
 ## bench: the speed benchmarks (figures printed, not asserted)
 bench: $(STAMP)
