@@ -24,6 +24,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from example_bots.montecarlo_bot.policies import (
+    confident_choice,
     hornochsen_candidates,
     hornochsen_greedy,
     hornochsen_next_turn,
@@ -46,6 +47,8 @@ POLICIES: dict[str, Policy] = {
 }
 HORIZONS: dict[str, Callable[[GameState, int], bool]] = {"hornochsen": hornochsen_next_turn}
 BATCH_GAMES = 128  # playouts per option per batch in the 6 nimmt! family
+HORNOCHSEN_KEEP = 3  # Hornochsen!: the rule-based bot's favourite options that are sampled
+HORNOCHSEN_Z = 2.0  # standard errors by which a sample must beat the rule-based choice
 
 
 class MonteCarloBot(Bot):
@@ -68,7 +71,7 @@ class MonteCarloBot(Bot):
 
     def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> Option:
         if isinstance(view, HornochsenView):
-            options = hornochsen_candidates(view, options)
+            options = hornochsen_candidates(view, options, HORNOCHSEN_KEEP)
         if len(options) == 1:
             return options[0]
         stop = stop_time(clock, share=self.share)
@@ -76,7 +79,7 @@ class MonteCarloBot(Bot):
             goal = "own" if self.utility is own_score else "margin"
             simulate = simulation(view, options, self.rng, goal)
             return evaluate_batched(options, simulate, stop, self.rng, batch=BATCH_GAMES).best
-        return evaluate(
+        evaluation = evaluate(
             view,
             options,
             stop,
@@ -85,4 +88,7 @@ class MonteCarloBot(Bot):
             utility=self.utility,
             round_only=True,
             horizon=HORIZONS.get(self.family),
-        ).best
+        )
+        if isinstance(view, HornochsenView):
+            return confident_choice(evaluation, HORNOCHSEN_Z)
+        return evaluation.best

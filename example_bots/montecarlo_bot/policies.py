@@ -18,6 +18,7 @@ from sdk.game import hornochsen, xnimmt
 from sdk.game.cards import HEADS, HORNOCHSEN_POINTS
 from sdk.game.core import GameState, Option, OptionKind, Special
 from sdk.game.views import HornochsenView
+from sdk.montecarlo import Evaluation
 
 NOISE = 0.5  # a uniform draw in [0, NOISE) is added to each option's value (or cost)
 FEED_SHARE = 0.8  # of a row's worth that making it 4 cards long hands to the next player
@@ -145,11 +146,24 @@ def hornochsen_next_turn(state: GameState, seat: int) -> bool:
     return state.turn == seat and state.steps == 0
 
 
-def hornochsen_candidates(view: HornochsenView, options: Sequence[Option]) -> list[Option]:
-    """Hornochsen!: the options worth sampling: every card play and ending the turn, and a
-    special only where the rule-based bot would put it now. A special's worth lies past a
-    short playout's horizon (an x2 given away, 10 points saved at the end): sampled, all
-    specials score alike and the first one in canonical order would be thrown away."""
-    chosen = hornochsen_rules.choose(view, options)
-    kept = [o for o in options if o.kind != OptionKind.SPECIAL]
-    return [*kept, chosen] if chosen.kind == OptionKind.SPECIAL else kept
+def hornochsen_candidates(
+    view: HornochsenView, options: Sequence[Option], keep: int
+) -> list[Option]:
+    """Hornochsen!: the rule-based bot's `keep` favourite options, its own choice first.
+    The rule-based step values are a strong prior; sampling only its few best options gives
+    each many more playouts than sampling all of them (a special's worth lies past a short
+    playout's horizon, so the rule-based values also decide which specials get sampled)."""
+    return hornochsen_rules.ranked(view, options)[:keep]
+
+
+def confident_choice(evaluation: Evaluation, z: float) -> Option:
+    """The first option (the prior's choice) unless another one beats it on the shared
+    deals by more than `z` standard errors of the paired difference: then the one with the
+    largest such gain. Without paired figures (fewer than 2 deals) the prior stands."""
+    best, best_gain = evaluation.options[0], 0.0
+    for option, gain, stderr in zip(
+        evaluation.options, evaluation.gains, evaluation.gain_stderrs, strict=True
+    ):
+        if stderr > 0 and gain > z * stderr and gain > best_gain:
+            best, best_gain = option, gain
+    return best

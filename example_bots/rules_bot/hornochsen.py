@@ -96,10 +96,10 @@ def special_value(option: Option, view: HornochsenView, scorer: Scorer) -> float
     return SPECIAL_LEFT_COST - harm - 0.5 * len(row.cards)
 
 
-def choose(view: HornochsenView, options: Sequence[Option]) -> Option:
-    """The rule-based choice for a Hornochsen! step."""
+def ranked(view: HornochsenView, options: Sequence[Option]) -> list[Option]:
+    """The options from the rule-based favourite down (equal values keep their order)."""
     if view.header.decision != DecisionKind.PLAY_STEP:
-        return options[0]
+        return list(options)
     scorer = Scorer(view)
 
     def value(option: Option) -> float:
@@ -109,4 +109,9 @@ def choose(view: HornochsenView, options: Sequence[Option]) -> Option:
             return special_value(option, view, scorer)
         return play_value(option.card, view, scorer)
 
-    return max(options, key=value)
+    return sorted(options, key=value, reverse=True)
+
+
+def choose(view: HornochsenView, options: Sequence[Option]) -> Option:
+    """The rule-based choice for a Hornochsen! step."""
+    return ranked(view, options)[0]

@@ -10,18 +10,20 @@ import pytest
 
 from example_bots.montecarlo_bot.bot import MonteCarloBot
 from example_bots.montecarlo_bot.policies import (
+    confident_choice,
     hornochsen_candidates,
     hornochsen_greedy,
     hornochsen_next_turn,
     xnimmt_greedy,
 )
 from example_bots.montecarlo_bot.sixnimmt import value
+from example_bots.rules_bot import hornochsen as hornochsen_rules
 from example_bots.rules_bot.bot import RulesBot
-from sdk.game.core import OptionKind
+from sdk.game.core import Option, OptionKind, Special
 from sdk.game.hornochsen import HornochsenState
 from sdk.game.xnimmt import XNimmtState
 from sdk.local import play_local
-from sdk.montecarlo import play_until
+from sdk.montecarlo import Evaluation, play_until
 
 SEEDS = range(200)
 
@@ -75,16 +77,35 @@ def test_hornochsen_playouts_stop_at_the_next_turn() -> None:
     assert {1, 2} <= movers
 
 
-def test_hornochsen_candidates_keep_a_special_only_where_the_rules_play_it() -> None:
+def test_hornochsen_candidates_are_the_rule_based_favourites_in_order() -> None:
     hands = [[17, 62, 90], [1, 2, 3]]
     rows = [[12, 13, 14, 16], [61], [81]]
     state = HornochsenState.from_position(hands, rows)
     options = state.legal_options(0)
     assert sum(o.kind == OptionKind.SPECIAL for o in options) == 6
-    kept = hornochsen_candidates(state.view(0), options)
-    specials = [o for o in kept if o.kind == OptionKind.SPECIAL]
-    assert [o.card for o in kept if o.kind == OptionKind.PLAY] == [17, 62, 90]
-    assert len(specials) <= 1 and all(o.row == 0 for o in specials)  # x2, then collect
+    view = state.view(0)
+    kept = hornochsen_candidates(view, options, 3)
+    assert len(kept) == 3 and len(set(kept)) == 3
+    assert kept[0] == hornochsen_rules.choose(view, options)
+    # x2 on row 0 (then 17 collects it doubled) beats +5 there, which beats playing 17.
+    assert (kept[0].kind, kept[0].card, kept[0].row) == (OptionKind.SPECIAL, Special.X2, 0)
+    assert kept[2].kind == OptionKind.PLAY and kept[2].card == 17
+    assert hornochsen_candidates(view, options, 1) == kept[:1]
+
+
+def _evaluation(gains: tuple[float, ...], stderrs: tuple[float, ...]) -> Evaluation:
+    options = tuple(Option(OptionKind.PLAY, card) for card in range(1, len(gains) + 1))
+    means = tuple(10.0 + g for g in gains)
+    return Evaluation(options, (50,) * len(gains), means, 50, gains, stderrs)
+
+
+def test_confident_choice_keeps_the_prior_unless_a_gain_is_significant() -> None:
+    prior, second, third = _evaluation((0, 0, 0), (0, 0, 0)).options
+    assert confident_choice(_evaluation((0.0, 1.0, 0.5), (0.0, 0.6, 0.1)), 2.0) == third
+    assert confident_choice(_evaluation((0.0, 1.0, 0.5), (0.0, 0.6, 0.3)), 2.0) == prior
+    assert confident_choice(_evaluation((0.0, 3.0, 2.0), (0.0, 1.0, 0.5)), 2.0) == second
+    assert confident_choice(_evaluation((0.0, -3.0, 1.0), (0.0, 0.1, 0.0)), 2.0) == prior
+    assert confident_choice(_evaluation((0.0, 1.0, 0.5), (0.0, 0.6, 0.1)), 6.0) == prior
 
 
 def test_win_value_shares_ties_and_breaks_them_by_margin() -> None:

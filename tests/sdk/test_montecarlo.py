@@ -1,4 +1,5 @@
-"""sdk.montecarlo.evaluate_batched: batches per option, common seeds, the time limit."""
+"""sdk.montecarlo: evaluate_batched (batches per option, common seeds, the time limit) and
+evaluate's paired comparison with the first option."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import random
 import time
 
 from sdk.game.core import Option, OptionKind
-from sdk.montecarlo import evaluate_batched
+from sdk.game.hornochsen import HornochsenState
+from sdk.montecarlo import evaluate, evaluate_batched, margin
 
 OPTIONS = [Option(OptionKind.CARD, card) for card in (3, 7, 11)]
 
@@ -48,3 +50,19 @@ def test_a_single_option_needs_no_simulation() -> None:
 
     found = evaluate_batched(OPTIONS[:1], simulate, time.monotonic() + 1, random.Random(3))
     assert found.best == OPTIONS[0] and found.samples == (0,)
+
+
+def test_evaluate_pairs_each_option_with_the_first_on_the_same_deals() -> None:
+    state = HornochsenState.from_position(
+        [[17, 62, 90], [1, 2, 3], [4, 5, 6]], [[12, 13, 14, 16], [61], [81]]
+    )
+    view = state.view(0)
+    options = [o for o in state.legal_options(0) if o.kind == OptionKind.PLAY]
+    found = evaluate(
+        view, options, time.monotonic() + 60, random.Random(4), utility=margin, max_deals=12
+    )
+    assert found.samples == (12, 12, 12)
+    for mean, gain in zip(found.means, found.gains, strict=True):
+        assert abs(gain - (mean - found.means[0])) < 1e-9  # every option on every deal
+    assert found.gains[0] == 0.0 and found.gain_stderrs[0] == 0.0
+    assert all(s > 0 for s in found.gain_stderrs[1:])  # random playouts differ by deal
