@@ -122,7 +122,8 @@ def evaluate(
     deals = 0
     pairs = [_Paired() for _ in opts]
     if len(opts) <= 1:
-        return Evaluation(opts, tuple(count), tuple(total), deals)
+        zeros = tuple(total)
+        return Evaluation(opts, tuple(count), zeros, deals, zeros, zeros)
     slowest = 0.0
     clock = time.monotonic
     while max_deals is None or deals < max_deals:

@@ -8,8 +8,10 @@ decision's deadline (at least 30 ms short of it) and never plans on the time ban
   (:func:`sdk.montecarlo.evaluate_batched`).
 - Other families: the generic clone-and-play-out path (:func:`sdk.montecarlo.evaluate`),
   each playout only to the end of the current round (later rounds are mostly noise), in
-  Hornochsen! (one long round) only to the bot's next turn, sampling a special only where
-  the rule-based bot would play it. Greedy playout policies on the
+  Hornochsen! (one long round) only to the bot's next turn. In Hornochsen! the rule-based
+  bot's step values are a prior: only its 3 favourite steps are sampled, and its choice
+  stands unless another beats it by 2 standard errors of the paired difference on the
+  same deals (a few playouts are too noisy to overrule it). Greedy playout policies on the
   engine state (:mod:`example_bots.montecarlo_bot.policies`): X nimmt! and Hornochsen!
   with the rule-based bot's valuations plus noise; 11 nimmt! random, except that every
   seat plays a card whenever one fits.
@@ -55,7 +57,7 @@ class MonteCarloBot(Bot):
     """Determinized flat Monte Carlo for every variant."""
 
     name = "montecarlo_bot"
-    version = "2.1"
+    version = "2.2"
     author = "Bullring examples"
     share = 0.75  # of each decision's deadline
 

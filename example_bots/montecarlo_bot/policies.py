@@ -53,9 +53,9 @@ def hornochsen_greedy(
     points, plus5, x2 = _points(state.piles[seat]), own.count(Special.PLUS5), own.count(Special.X2)
     now = pile_value(points, plus5, x2)
     ends = [r[-1] for r in rows]
+    target = {card: hornochsen.row_for(card, ends) for card in hand}  # the costly part
     collector: dict[int, int] = {}  # row -> a hand card that collects it now
-    for card in hand:
-        row = hornochsen.row_for(card, ends)
+    for card, row in target.items():
         if len(rows[row]) + 1 == ROW_FULL:
             collector.setdefault(row, card)
 
@@ -72,7 +72,7 @@ def hornochsen_greedy(
         if option.kind == OptionKind.END_TURN:
             return 0.0
         if option.kind == OptionKind.PLAY:
-            row = hornochsen.row_for(option.card, ends)
+            row = target[option.card]
             size = len(rows[row]) + 1
             if size == ROW_FULL:
                 return float(gain(row, option.card))
@@ -159,10 +159,11 @@ def hornochsen_candidates(
 def confident_choice(evaluation: Evaluation, z: float) -> Option:
     """The first option (the prior's choice) unless another one beats it on the shared
     deals by more than `z` standard errors of the paired difference: then the one with the
-    largest such gain. Without paired figures (fewer than 2 deals) the prior stands."""
+    largest such gain. Without paired figures (fewer than 2 deals, or none at all from
+    :func:`sdk.montecarlo.evaluate_batched`) the prior stands."""
     best, best_gain = evaluation.options[0], 0.0
     for option, gain, stderr in zip(
-        evaluation.options, evaluation.gains, evaluation.gain_stderrs, strict=True
+        evaluation.options, evaluation.gains, evaluation.gain_stderrs, strict=False
     ):
         if stderr > 0 and gain > z * stderr and gain > best_gain:
             best, best_gain = option, gain

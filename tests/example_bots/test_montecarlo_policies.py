@@ -106,6 +106,8 @@ def test_confident_choice_keeps_the_prior_unless_a_gain_is_significant() -> None
     assert confident_choice(_evaluation((0.0, 3.0, 2.0), (0.0, 1.0, 0.5)), 2.0) == second
     assert confident_choice(_evaluation((0.0, -3.0, 1.0), (0.0, 0.1, 0.0)), 2.0) == prior
     assert confident_choice(_evaluation((0.0, 1.0, 0.5), (0.0, 0.6, 0.1)), 6.0) == prior
+    unpaired = Evaluation((prior, second), (9, 9), (0.0, 5.0), 9)  # no paired figures
+    assert confident_choice(unpaired, 2.0) == prior
 
 
 def test_win_value_shares_ties_and_breaks_them_by_margin() -> None:
