@@ -52,6 +52,13 @@ def margin(scores: Sequence[int], seat: int, higher_is_better: bool) -> float:
     return lead if higher_is_better else -lead
 
 
+def lead(scores: Sequence[int], seat: int, higher_is_better: bool) -> float:
+    """Our score against the best of the others': what winning a game takes."""
+    best = max((s for i, s in enumerate(scores) if i != seat), default=scores[seat])
+    gap = scores[seat] - best if higher_is_better else best - scores[seat]
+    return float(gap)
+
+
 def stop_time(
     clock: DecisionClock,
     share: float = DEFAULT_SHARE,

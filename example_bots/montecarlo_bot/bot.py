@@ -17,7 +17,8 @@ decision's deadline (at least 30 ms short of it) and never plans on the time ban
   seat plays a card whenever one fits.
 
 Objective: in 6 nimmt! (where a player's own heads are what counts) it minimises its own
-heads; elsewhere it maximises its lead over the others' mean, which is what wins games.
+heads; in Hornochsen! it maximises its lead over the best other seat; elsewhere its lead
+over the others' mean.
 """
 
 from __future__ import annotations
@@ -39,9 +40,18 @@ from sdk.game.core import GameState, Option, Policy
 from sdk.game.variants import PRESETS
 from sdk.game.views import HornochsenView, SixNimmtView, View
 from sdk.match import DecisionClock, MatchInfo
-from sdk.montecarlo import Utility, evaluate, evaluate_batched, margin, own_score, stop_time
+from sdk.montecarlo import (
+    Utility,
+    evaluate,
+    evaluate_batched,
+    lead,
+    margin,
+    own_score,
+    stop_time,
+)
 
 OWN_SCORE_FAMILIES = frozenset({"6nimmt"})
+LEAD_FAMILIES = frozenset({"hornochsen"})  # scored by the lead over the best other seat
 POLICIES: dict[str, Policy] = {
     "11nimmt": play_first,
     "xnimmt": xnimmt_greedy,
@@ -70,10 +80,13 @@ class MonteCarloBot(Bot):
         self.rng = random.Random(match.seed_hint)
         self.family = PRESETS[match.variant].family if match.variant in PRESETS else ""
         self.utility = own_score if self.family in OWN_SCORE_FAMILIES else margin
+        if self.family in LEAD_FAMILIES:
+            self.utility = lead
 
     def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> Option:
+        tied = 1
         if isinstance(view, HornochsenView):
-            options = hornochsen_candidates(view, options, HORNOCHSEN_KEEP)
+            options, tied = hornochsen_candidates(view, options, HORNOCHSEN_KEEP)
         if len(options) == 1:
             return options[0]
         stop = stop_time(clock, share=self.share)
@@ -92,5 +105,5 @@ class MonteCarloBot(Bot):
             horizon=HORIZONS.get(self.family),
         )
         if isinstance(view, HornochsenView):
-            return confident_choice(evaluation, HORNOCHSEN_Z)
+            return confident_choice(evaluation, HORNOCHSEN_Z, tied)
         return evaluation.best

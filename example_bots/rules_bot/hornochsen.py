@@ -96,10 +96,8 @@ def special_value(option: Option, view: HornochsenView, scorer: Scorer) -> float
     return SPECIAL_LEFT_COST - harm - 0.5 * len(row.cards)
 
 
-def ranked(view: HornochsenView, options: Sequence[Option]) -> list[Option]:
-    """The options from the rule-based favourite down (equal values keep their order)."""
-    if view.header.decision != DecisionKind.PLAY_STEP:
-        return list(options)
+def step_values(view: HornochsenView, options: Sequence[Option]) -> list[float]:
+    """The rule-based value of each option of a Hornochsen! step (higher is better)."""
     scorer = Scorer(view)
 
     def value(option: Option) -> float:
@@ -109,9 +107,18 @@ def ranked(view: HornochsenView, options: Sequence[Option]) -> list[Option]:
             return special_value(option, view, scorer)
         return play_value(option.card, view, scorer)
 
-    return sorted(options, key=value, reverse=True)
+    return [value(o) for o in options]
+
+
+def ranked(view: HornochsenView, options: Sequence[Option]) -> list[tuple[Option, float]]:
+    """The options with their values from the rule-based favourite down (equal values
+    keep their order); every value is 0 outside a playing step."""
+    if view.header.decision != DecisionKind.PLAY_STEP:
+        return [(o, 0.0) for o in options]
+    pairs = zip(options, step_values(view, options), strict=True)
+    return sorted(pairs, key=lambda pair: pair[1], reverse=True)
 
 
 def choose(view: HornochsenView, options: Sequence[Option]) -> Option:
     """The rule-based choice for a Hornochsen! step."""
-    return ranked(view, options)[0]
+    return ranked(view, options)[0][0]

@@ -8,7 +8,7 @@ import time
 
 from sdk.game.core import Option, OptionKind
 from sdk.game.hornochsen import HornochsenState
-from sdk.montecarlo import evaluate, evaluate_batched, margin
+from sdk.montecarlo import evaluate, evaluate_batched, lead, margin
 
 OPTIONS = [Option(OptionKind.CARD, card) for card in (3, 7, 11)]
 
@@ -66,3 +66,9 @@ def test_evaluate_pairs_each_option_with_the_first_on_the_same_deals() -> None:
         assert abs(gain - (mean - found.means[0])) < 1e-9  # every option on every deal
     assert found.gains[0] == 0.0 and found.gain_stderrs[0] == 0.0
     assert all(s > 0 for s in found.gain_stderrs[1:])  # random playouts differ by deal
+
+
+def test_lead_is_against_the_best_other_seat() -> None:
+    assert lead([10, 14, 3], 0, True) == -4.0
+    assert lead([10, 4, 3], 0, True) == 6.0
+    assert lead([10, 4, 3], 0, False) == -6.0  # fewest wins: 4 is the best other
