@@ -27,7 +27,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -q -n auto
+	$(BIN)/pytest -q -n auto -m "not serial" && $(BIN)/pytest -q -m serial
 
 ## bench: the speed benchmarks (figures printed, not asserted)
 bench: $(STAMP)

@@ -22,6 +22,7 @@ from sdk.local import play_local
 from sdk.match import DecisionClock
 
 DEADLINE_MS = 100
+pytestmark = pytest.mark.serial  # decisions timed in wall time: run alone
 GAMES = [
     ("6nimmt", {"rounds": "1"}),
     ("6nimmt-pro", {"rounds": "1"}),
