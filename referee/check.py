@@ -256,9 +256,12 @@ async def check_variant(
         result.ranks.append(outcome.ranks[seat])
         mine = [f for f in outcome.faults if f.seat == seat]
         result.faults.extend(mine)
-        if any(f.seat != seat for f in outcome.faults):
+        theirs = [f for f in outcome.faults if f.seat != seat]
+        if theirs:
+            first = theirs[0]
             report.problems.append(
-                f"{parsed.id} game {game}: an opponent faulted (check the example bots)"
+                f"{parsed.id} game {game}: opponent at seat {first.seat} faulted "
+                f"({first.kind.value}: {first.detail}); check the opponents, not this bot"
             )
         if mine:
             first = mine[0]
