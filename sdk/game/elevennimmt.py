@@ -66,10 +66,6 @@ class PlayOptions(dict[int, Option]):
 PLAY_OPTIONS = PlayOptions()
 
 
-def play_option(card: int, pile: int) -> Option:
-    return PLAY_OPTIONS[card << PILE_BITS | pile]
-
-
 def distance(card: int, top: int) -> int:
     """How far `card` is above `top`, going round from 100 to 1 (98 -> 5 is 7)."""
     return (card - top) % len(DECK)
@@ -292,18 +288,15 @@ class ElevenNimmtState(GameState):
             if phase is Phase.PLAY:
                 # Count the plays (as legal_options lists them) before finding the chosen one.
                 hand = self.hands[seat]
+                mask = self._open_tops(seat)
+                counts = [(mask & REACH[card]).bit_count() for card in hand]
+                plays = sum(counts)
                 if self.plays:  # plays, then END_TURN
-                    mask = self._open_tops(seat)
-                    counts = [(mask & REACH[card]).bit_count() for card in hand]
-                    plays = sum(counts)
                     index = randrange(plays + 1)
                     if index == plays:
                         self._finish_turn(seat)
                         continue
-                else:  # ROW for every pile, then plays (every pile is open)
-                    mask = self._open_tops(seat)
-                    counts = [(mask & REACH[card]).bit_count() for card in hand]
-                    plays = sum(counts)
+                else:  # ROW for every pile, then plays
                     piles = len(self.piles)
                     index = randrange(piles + plays) - piles
                     if index < 0:
@@ -428,7 +421,7 @@ class ElevenNimmtState(GameState):
             if len(used) >= max(1, self.bulls[seat]):
                 mask = 0
                 for pile in used:
-                    mask |= 1 << tops[pile]
+                    mask |= BITS[tops[pile]]
         return mask
 
     def _has_play(self, seat: int) -> bool:
