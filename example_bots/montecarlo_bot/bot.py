@@ -84,9 +84,8 @@ class MonteCarloBot(Bot):
             self.utility = lead
 
     def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> Option:
-        tied = 1
         if isinstance(view, HornochsenView):
-            options, tied = hornochsen_candidates(view, options, HORNOCHSEN_KEEP)
+            options = hornochsen_candidates(view, options, HORNOCHSEN_KEEP)
         if len(options) == 1:
             return options[0]
         stop = stop_time(clock, share=self.share)
@@ -105,5 +104,5 @@ class MonteCarloBot(Bot):
             horizon=HORIZONS.get(self.family),
         )
         if isinstance(view, HornochsenView):
-            return confident_choice(evaluation, HORNOCHSEN_Z, tied)
+            return confident_choice(evaluation, HORNOCHSEN_Z)
         return evaluation.best

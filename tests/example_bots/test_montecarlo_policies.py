@@ -84,21 +84,23 @@ def test_hornochsen_candidates_are_the_rule_based_favourites_in_order() -> None:
     options = state.legal_options(0)
     assert sum(o.kind == OptionKind.SPECIAL for o in options) == 6
     view = state.view(0)
-    kept, tied = hornochsen_candidates(view, options, 3)
+    kept = hornochsen_candidates(view, options, 3)
     assert len(kept) == 3 and len(set(kept)) == 3
     assert kept[0] == hornochsen_rules.choose(view, options)
-    # 17 collects row 0: 5 points; x2 or +5 there first, then 17, make it 10 (each +5).
-    assert tied == 3
+    # 17 collects row 0: 5 points; x2 or +5 there first, then 17, make it 10 (each +5):
+    # equal values keep the canonical order.
     assert (kept[0].kind, kept[0].card, kept[0].row) == (OptionKind.SPECIAL, Special.X2, 0)
     assert kept[2].kind == OptionKind.PLAY and kept[2].card == 17
-    assert hornochsen_candidates(view, options, 1) == (kept[:1], 1)
+    assert hornochsen_candidates(view, options, 1) == kept[:1]
 
 
-def test_hornochsen_candidates_count_the_options_tied_with_the_rule_based_choice() -> None:
-    # No row is near full: every card is worth the same small -0.1 to the rule-based bot.
-    state = HornochsenState.from_position([[17, 62, 90], [1, 2, 3]], [[12], [61], [81]])
-    kept, tied = hornochsen_candidates(state.view(0), state.legal_options(0), 3)
-    assert tied == 3 and {o.card for o in kept} == {17, 62, 90}
+def test_hornochsen_candidates_leave_out_what_the_rule_based_bot_values_least() -> None:
+    # 46 collects a -21 row (-21); 62 and 90 are safe (-0.1); x2 elsewhere is kept (-1);
+    # the rule-based bot values +5 on row 0 at +5 (46 would collect it with 5 more).
+    state = HornochsenState.from_position([[46, 62, 90], [1, 2, 3]], [[11, 22, 33, 44], [61], [81]])
+    kept = hornochsen_candidates(state.view(0), state.legal_options(0), 3)
+    assert (kept[0].kind, kept[0].card, kept[0].row) == (OptionKind.SPECIAL, Special.PLUS5, 0)
+    assert [o.card for o in kept[1:]] == [62, 90]
 
 
 def _evaluation(gains: tuple[float, ...], stderrs: tuple[float, ...]) -> Evaluation:
@@ -116,15 +118,6 @@ def test_confident_choice_keeps_the_prior_unless_a_gain_is_significant() -> None
     assert confident_choice(_evaluation((0.0, 1.0, 0.5), (0.0, 0.6, 0.1)), 6.0) == prior
     unpaired = Evaluation((prior, second), (9, 9), (0.0, 5.0), 9)  # no paired figures
     assert confident_choice(unpaired, 2.0) == prior
-
-
-def test_confident_choice_takes_the_best_sample_among_options_the_prior_ties() -> None:
-    prior, second, third = _evaluation((0, 0, 0), (0, 0, 0)).options
-    noisy = _evaluation((0.0, 0.3, 0.2), (0.0, 1.0, 1.0))  # nothing significant
-    assert confident_choice(noisy, 2.0, tied=1) == prior
-    assert confident_choice(noisy, 2.0, tied=2) == second
-    assert confident_choice(noisy, 2.0, tied=3) == second
-    assert confident_choice(_evaluation((0.0, -0.5, 3.0), (0.0, 0.1, 1.0)), 2.0, 2) == third
 
 
 def test_win_value_shares_ties_and_breaks_them_by_margin() -> None:
