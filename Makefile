@@ -31,7 +31,7 @@ unit: $(STAMP)
 
 ## bench: the speed benchmarks (figures printed, not asserted)
 bench: $(STAMP)
-	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python -m benchmarks.engine
 
 ## proto: regenerate the committed gRPC code from proto/
 proto: $(STAMP)
