@@ -1,0 +1,40 @@
+"""Every benchmark still runs and prints its figures (tiny sizes: a smoke test, not a
+measurement; the figures themselves are read by people, never asserted)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+CASES = {
+    "engine": (["--seconds", "0.02", "--preset", "6nimmt-pro"], "batch/s"),
+    "referee": (["--concurrency", "1", "--matches", "1", "--rounds", "1"], "refereed / echo"),
+    "league": (["--matches", "12", "--executor", "local"], "matches/s"),
+    "leaderboard": (["--matches", "12", "--distinct", "4"], "cold build of 12 matches"),
+    "strength": (
+        ["--deals", "1", "--decision-ms", "40", "--variant", "6nimmt:rounds=1"],
+        "montecarlo_bot",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_benchmark_runs_and_prints_its_figures(name: str, tmp_path: Path) -> None:
+    args, expected = CASES[name]
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", f"benchmarks.{name}", *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert expected in done.stdout, done.stdout[-2000:]
