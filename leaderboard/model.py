@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from referee.league.ratings import conservative_rating
+
 
 @dataclass(frozen=True)
 class LeagueInfo:
@@ -49,7 +51,7 @@ class RatingPoint:
 
     @property
     def conservative(self) -> float:
-        return self.mu - 3 * self.sigma
+        return conservative_rating(self.mu, self.sigma)
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,11 @@ import trueskill
 from referee.league.config import RatingConfig
 
 
+def conservative_rating(mu: float, sigma: float) -> float:
+    """mu - 3 sigma: the rating shown in standings and charts."""
+    return mu - 3 * sigma
+
+
 @dataclass(frozen=True)
 class Rating:
     mu: float
@@ -25,7 +30,7 @@ class Rating:
     @property
     def conservative(self) -> float:
         """mu - 3 sigma: the rating shown in standings."""
-        return self.mu - 3 * self.sigma
+        return conservative_rating(self.mu, self.sigma)
 
 
 @dataclass(frozen=True)

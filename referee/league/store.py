@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.league.formats import PlannedMatch
-from referee.league.ratings import RatedMatch, Rating
+from referee.league.ratings import RatedMatch, Rating, conservative_rating
 from referee.spec import BotSpec, MatchResult
 
 SCHEMA_VERSION = 1
@@ -147,7 +147,7 @@ class Standing:
 
     @property
     def rating(self) -> float:
-        return self.mu - 3 * self.sigma
+        return conservative_rating(self.mu, self.sigma)
 
     def to_json(self) -> dict[str, Any]:
         return {
