@@ -108,10 +108,22 @@ def option_to_replay(option: Option) -> list[int]:
     """An option as a replay (version 2) stores it: ``[kind, card, row, side, target]``
     as numbers (OptionKind, Side values), trailing default fields left off:
     ``[1, 34]`` is card 34, ``[4, 34, 2]`` plays 34 on pile 3, ``[6]`` ends the turn."""
-    values = [int(option.kind), option.card, option.row, int(option.side), option.target]
-    while len(values) > 1 and values[-1] == _OPTION_DEFAULTS[len(values) - 1]:
-        values.pop()
-    return values
+    kind, card, row, side, target = (
+        option.kind.value,
+        option.card,
+        option.row,
+        option.side,
+        option.target,
+    )
+    if target != -1:
+        return [kind, card, row, side.value, target]
+    if side != Side.RIGHT:
+        return [kind, card, row, side.value]
+    if row != -1:
+        return [kind, card, row]
+    if card != 0:
+        return [kind, card]
+    return [kind]
 
 
 def option_from_json(data: Mapping[str, Json] | Sequence[int]) -> Option:
@@ -144,13 +156,26 @@ def view_to_json(view: View) -> tuple[dict[str, Json], int]:
     return data, len(header.history)
 
 
-_EVENT_DEFAULTS = {"seat": -1, "card": 0, "row": -1, "side": "RIGHT", "target": -1, "cards": []}
-
-
 def event_to_json(event: Event) -> Json:
-    """An event as a dict holding its kind and the fields that differ from their default."""
-    full: dict[str, Json] = to_json(event)
-    return {k: v for k, v in full.items() if _EVENT_DEFAULTS.get(k) != v}
+    """An event as a dict holding its kind and the fields that differ from their default
+    (``round`` always), in field order: ``{"kind": "PLACE", "seat": 2, "card": 34, ...}``.
+    (Hornochsen! special cards are enums: their names, as :func:`to_json` gives them.)"""
+    out: dict[str, Json] = {"kind": event.kind.name}
+    if event.seat != -1:
+        out["seat"] = event.seat
+    if event.card != 0:
+        card = event.card
+        out["card"] = card if type(card) is int else to_json(card)
+    if event.row != -1:
+        out["row"] = event.row
+    if event.side != Side.RIGHT:
+        out["side"] = event.side.name
+    if event.target != -1:
+        out["target"] = event.target
+    if event.cards:
+        out["cards"] = to_json(event.cards)
+    out["round"] = event.round
+    return out
 
 
 def history_to_json(events: Sequence[Event], version: int = VERSION) -> list[Json]:
@@ -160,12 +185,13 @@ def history_to_json(events: Sequence[Event], version: int = VERSION) -> list[Jso
     return [event_to_json(e) for e in events]
 
 
-def shared_histories(histories: list[list[Json]]) -> list[Json]:
-    """Each seat's history, or the number of an earlier seat whose history is the same."""
+def shared_histories(histories: Sequence[Sequence[Event]]) -> list[Json]:
+    """Each seat's history as JSON, or the number of an earlier seat whose history is the
+    same (each distinct history is converted once)."""
     out: list[Json] = []
     for seat, history in enumerate(histories):
         same = next((k for k in range(seat) if histories[k] == history), None)
-        out.append(history if same is None else same)
+        out.append(history_to_json(history) if same is None else same)
     return out
 
 
@@ -274,7 +300,7 @@ class ReplayBuilder:
 
     def finish(self, state: GameState, result: Mapping[str, Json]) -> dict[str, Json]:
         self.data["histories"] = shared_histories(
-            [history_to_json(_view_history(state.view(seat))) for seat in range(state.players)]
+            [_view_history(state.view(seat)) for seat in range(state.players)]
         )
         if self.snapshots.deltas:
             self.data["snapshots"] = self.snapshots.deltas

@@ -49,7 +49,10 @@ def _json(value: object) -> Json:
     as lists, a Hornochsen! row as ``[cards, x2, plus5]``."""
     kind = type(value)
     if kind is tuple:
-        return [_json(item) for item in value]  # type: ignore[attr-defined]
+        items: tuple[object, ...] = value  # type: ignore[assignment]
+        if items and _plain(items):
+            return list(items)
+        return [_json(item) for item in items]
     if kind is int or kind is bool:
         return value
     if kind is HornochsenRow:
@@ -57,6 +60,14 @@ def _json(value: object) -> Json:
     if isinstance(value, int):  # an IntEnum (Hornochsen! specials)
         return int(value)
     return value
+
+
+def _plain(items: tuple[object, ...]) -> bool:
+    """Whether every item is a plain int, or every item a bool (their JSON is themselves)."""
+    first = type(items[0])
+    if first is not int and first is not bool:
+        return False
+    return all(type(item) is first for item in items)
 
 
 def snapshot(state: GameState) -> Snapshot:
