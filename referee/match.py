@@ -95,6 +95,7 @@ class Seat:
     bank_ms: float
     lease: BotLease | None = None
     channel: grpc.aio.Channel | None = None
+    owns_channel: bool = False  # an endpoint's channel, closed with the match
     stub: pb_grpc.BotAsyncStub | None = None
     # Decide taking the request already encoded (codec.decide_request_bytes).
     decide_call: grpc.aio.UnaryUnaryMultiCallable[bytes, pb.DecideReply] | None = None
@@ -258,7 +259,12 @@ class MatchRunner:
         except BotStartError as exc:
             self.record_fault(seat, Fault(seat.index, exc.kind, -1, exc.detail))
             return
-        seat.channel = grpc.aio.insecure_channel(seat.lease.address, options=channel_options())
+        process = seat.lease.process
+        if process is not None:  # a pooled process: its channel and Hello are kept
+            seat.channel = process.channel()
+        else:  # an endpoint: a channel of this match's own, and a Hello every match
+            seat.channel = grpc.aio.insecure_channel(seat.lease.address, options=channel_options())
+            seat.owns_channel = True
         seat.stub = pb_grpc.BotStub(seat.channel)
         seat.decide_call = seat.channel.unary_unary(
             DECIDE_METHOD, request_serializer=None, response_deserializer=pb.DecideReply.FromString
@@ -268,10 +274,14 @@ class MatchRunner:
             return max(0.001, end - time.monotonic()) if self.clock.enabled else None
 
         try:
-            hello = await seat.stub.Hello(
-                pb.HelloRequest(protocol_version=codec.PROTOCOL_VERSION, referee=REFEREE_NAME),
-                timeout=left(),
-            )
+            hello = process.hello if process is not None else None
+            if hello is None:
+                hello = await seat.stub.Hello(
+                    pb.HelloRequest(protocol_version=codec.PROTOCOL_VERSION, referee=REFEREE_NAME),
+                    timeout=left(),
+                )
+                if process is not None:
+                    process.hello = hello
             if hello.protocol_version != codec.PROTOCOL_VERSION:
                 fault = Fault(
                     seat.index,
@@ -325,7 +335,8 @@ class MatchRunner:
 
     async def close(self, seat: Seat) -> None:
         if seat.channel is not None:
-            await seat.channel.close(None)
+            if seat.owns_channel:
+                await seat.channel.close(None)
             seat.channel = None
         if seat.lease is not None:
             lease, seat.lease = seat.lease, None

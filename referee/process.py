@@ -34,6 +34,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from referee.manifest import expand_command
 from referee.spec import BotSpec, FaultKind
+from sdk.protocol.bullring.v1 import bot_pb2 as pb
 
 MIB = 1 << 20
 LAUNCHER = Path(__file__).with_name("launch.py")
@@ -132,6 +133,11 @@ class BotProcess:
         self.log_path = log_dir / f"{spec.name}-{os.getpid()}-{id(self):x}.log"
         self.last_log = ""
         self._stopped = False
+        # The referee's channel to this process, kept across leases (see channel()), and
+        # the bot's Hello reply: a process's name, version and protocol never change.
+        self._channel: grpc.aio.Channel | None = None
+        self._channel_loop: asyncio.AbstractEventLoop | None = None
+        self.hello: pb.HelloReply | None = None
         self.started_at = time.monotonic()
         self.popen = subprocess.Popen(
             self._argv(),
@@ -256,8 +262,24 @@ class BotProcess:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.popen.pid, sig)
 
+    def channel(self) -> grpc.aio.Channel:
+        """The referee's channel to this process, opened on first use and kept for every
+        later lease, so a match does not pay a connection per seat. An aio channel belongs
+        to its event loop: a lease from another loop (a new ``run_match``) opens a new one."""
+        loop = asyncio.get_running_loop()
+        if self._channel is None or self._channel_loop is not loop:
+            self._channel = grpc.aio.insecure_channel(self.address, options=channel_options())
+            self._channel_loop = loop
+        return self._channel
+
+    async def close_channel(self) -> None:
+        channel, self._channel = self._channel, None
+        if channel is not None and self._channel_loop is asyncio.get_running_loop():
+            await channel.close(None)
+
     async def astop(self) -> None:
-        """:meth:`stop` without blocking the event loop."""
+        """:meth:`stop` without blocking the event loop (closing its channel first)."""
+        await self.close_channel()
         await asyncio.to_thread(self.stop)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import struct
 from pathlib import Path
 
 import pytest
@@ -104,4 +105,43 @@ def test_bad_variant_and_player_count_fail_before_any_process_starts() -> None:
         run_match(MatchSpec("x", "7nimmt", {}, 1, (bot, bot)))
     with pytest.raises(RulesError, match="players"):
         run_match(MatchSpec("x", "xnimmt", {}, 1, (bot,) * 5))
+    assert descendants() == []
+
+
+def spy_calls(folder: Path) -> list[dict[int, int]]:
+    """Per spy process (one .bin file each): how many calls of each kind it received
+    (1 Hello, 2 StartMatch, 3 Decide, 4 EndMatch)."""
+    counts = []
+    for file in sorted(folder.glob("*.bin")):
+        data, at, seen = file.read_bytes(), 0, dict.fromkeys((1, 2, 3, 4), 0)
+        while at < len(data):
+            kind, size = struct.unpack_from("<BI", data, at)
+            seen[kind] += 1
+            at += 5 + size
+        counts.append(seen)
+    return counts
+
+
+def test_a_pooled_process_is_greeted_once_and_keeps_its_channel(tmp_path: Path) -> None:
+    spy = dataclasses.replace(bot_named("spy"), env={"SPY_DIR": str(tmp_path)})
+    spec = MatchSpec("g1", "6nimmt", {"rounds": "1"}, 1, (spy, spy, spy), ROOMY_CLOCK)
+    pool = BotPool()
+
+    async def two_matches() -> None:
+        for n in (1, 2):
+            result = await play_match(dataclasses.replace(spec, match_id=f"g{n}", seed=n), pool)
+            assert result.faults == ()
+
+    try:
+        asyncio.run(two_matches())
+        # A new event loop (a new run_match) opens new channels to the same processes.
+        assert run_match(dataclasses.replace(spec, match_id="g3", seed=3), pool).faults == ()
+        assert pool.started == 3
+    finally:
+        asyncio.run(pool.close())
+    calls = spy_calls(tmp_path)
+    assert len(calls) == 3
+    for seen in calls:
+        assert (seen[1], seen[2], seen[4]) == (1, 3, 3)  # one Hello, then three matches
+        assert seen[3] >= 3 * 10  # ten picks a match at least
     assert descendants() == []
