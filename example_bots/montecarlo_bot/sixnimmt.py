@@ -10,8 +10,9 @@ take is always the cheapest. The seat deciding plays the option under test first
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -31,6 +32,8 @@ _FAR = 1 << 20
 NOISE = 1.0  # policy noise: a uniform draw in [0, NOISE) heads is added to each card's cost
 GAP_WEIGHT = 0.02  # heads per card of gap to the row's end, times the row's fullness
 NOWHERE_EXTRA = 0.5  # a card below every row also gives up the choice of the row to start
+RULES_NOISE = 0.2  # rules-like policy: uniform noise in [0, RULES_NOISE) heads per card
+MEAN_CARD_HEADS = 171 / 104  # as the rule-based bot counts the cards that fill a row
 
 
 class GreedyDraws(RandomDraws):
@@ -80,6 +83,61 @@ def greedy_picks(
     return slots
 
 
+def rules_like_picks(
+    batch: _Batch, games: IntArray, hands: IntArray, rng: np.random.Generator
+) -> IntArray:
+    """The rule-based bot's pick (:func:`example_bots.rules_bot.sixnimmt.pick_cost`),
+    vectorised; row ends only (Professional placements use :func:`greedy_picks`).
+
+    A card that lands on a row costs the chance that exactly the cards it needs to become
+    the 6th land there first, times the row's heads: the other seats each play one card,
+    a card between the row's end and ours with the share of such cards among the others'
+    hands (here the playout's own deal: every seat sees the true pool of the others'
+    cards). A card below every row costs the cheapest row and a half. Noise of
+    `RULES_NOISE` heads keeps the playouts apart."""
+    if batch.rules.professional:
+        return greedy_picks(batch, games, hands, rng)
+    k, n, _ = hands.shape
+    last = batch.last[games]
+    length = batch.length[games]
+    heads = batch.heads[games]
+    gap = np.full(hands.shape, _FAR, dtype=np.int64)
+    row = np.zeros(hands.shape, dtype=np.int64)
+    for r in range(ROWS):
+        right = hands - last[:, r, None, None]
+        distance = np.where(right > 0, right, _FAR)
+        nearer = distance < gap
+        gap = np.where(nearer, distance, gap)
+        row[nearer] = r
+    # held[g, s, c]: seat s holds card c; others[g, s, c]: another seat does.
+    held = np.zeros((k, n, batch.rules.highest + 1), dtype=np.int64)
+    np.put_along_axis(held, hands, 1, axis=2)
+    held[:, :, 0] = 0
+    others = held.sum(axis=1, keepdims=True) - held
+    below = others.cumsum(axis=2)  # cards of the others up to each value
+    pool = np.maximum(below[:, :, -1:], 1)
+    at = np.arange(k)[:, None, None]
+    row_last = last[at, row]
+    between = np.take_along_axis(below, np.maximum(hands - 1, 0), axis=2)
+    between = between - np.take_along_axis(below, row_last, axis=2)
+    share = np.clip(between / pool, 0.0, 1.0)
+    need = ROW_CAPACITY - length[at, row]
+    trials = n - 1
+    ways = np.array([math.comb(trials, j) if j <= trials else 0 for j in range(ROW_CAPACITY + 1)])
+    exponent = np.clip(trials - need, 0, None)
+    risk = ways[need] * share**need * (1.0 - share) ** exponent
+    cost = risk * (heads[at, row] + need * MEAN_CARD_HEADS) + 0.001 * gap
+    cheapest = heads.min(axis=1)[:, None, None] + 0.5
+    cost = np.where(gap >= _FAR, cheapest, cost) + rng.random(cost.shape) * RULES_NOISE
+    cost[hands == 0] = np.inf
+    slots: IntArray = cost.argmin(axis=2)
+    return slots
+
+
+Picker = Callable[[_Batch, IntArray, IntArray, np.random.Generator], IntArray]
+PICKERS: dict[str, Picker] = {"greedy": greedy_picks, "rules": rules_like_picks}
+
+
 def play_out(
     state: SixNimmtState,
     k: int,
@@ -87,6 +145,7 @@ def play_out(
     seat: int,
     first_card: int,
     generator: np.random.Generator,
+    picks: Picker = greedy_picks,
 ) -> IntArray:
     """Play `state` to the end in `k` games with the greedy policy; final scores (k, n).
 
@@ -112,7 +171,7 @@ def play_out(
     forced = first_card
     while True:
         for _ in range(current.shape[2]):
-            slots = greedy_picks(batch, games, current, generator)
+            slots = picks(batch, games, current, generator)
             if forced:
                 slots[:, seat] = (current[:, seat] == forced).argmax(axis=1)
                 forced = 0
@@ -131,11 +190,15 @@ def simulation(
     options: Sequence[Option],
     rng: random.Random,
     utility: str,
+    policy: str = "greedy",
 ) -> BatchSimulation:
     """A batch simulation of `options` from `view` for :func:`sdk.montecarlo.evaluate_batched`.
 
-    `utility` is "own", "margin" or "win" (see :func:`value`).
+    `utility` is "own", "margin" or "win" (see :func:`value`); `policy` the playout
+    policy of every seat, "greedy" (:func:`greedy_picks`) or "rules"
+    (:func:`rules_like_picks`).
     """
+    picks = PICKERS[policy]
     seat = view.header.seat
     kind = view.header.decision
     base = from_view(view, rng)
@@ -156,7 +219,8 @@ def simulation(
             hands = np.zeros((games, state.players, 0), dtype=np.int64)
         else:
             hands = determinized_hands(state, seat, games, generator, public)
-        scores = play_out(state, games, hands, seat, first_card, generator).astype(np.float64)
+        played = play_out(state, games, hands, seat, first_card, generator, picks)
+        scores = played.astype(np.float64)
         return float(value(scores, seat, utility).sum()), games
 
     return simulate

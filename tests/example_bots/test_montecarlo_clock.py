@@ -27,6 +27,7 @@ GAMES = [
     ("6nimmt", {"rounds": "1"}),
     ("6nimmt-pro", {"rounds": "1"}),
     ("6nimmt-logic", {"rounds": "1"}),
+    ("6nimmt-tactics", {"rounds": "1"}),
     ("xnimmt", {}),
     ("11nimmt", {}),
     ("hornochsen", {}),

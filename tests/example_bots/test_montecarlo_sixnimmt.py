@@ -9,16 +9,21 @@ import time
 import numpy as np
 import pytest
 
+from example_bots.montecarlo_bot import sixnimmt as mc_sixnimmt
 from example_bots.montecarlo_bot.bot import MonteCarloBot
-from example_bots.montecarlo_bot.sixnimmt import play_out, simulation
+from example_bots.montecarlo_bot.sixnimmt import play_out, rules_like_picks, simulation
+from example_bots.rules_bot import sixnimmt as rules_sixnimmt
 from example_bots.rules_bot.bot import RulesBot
+from example_bots.rules_bot.strategy import rules_choice
 from sdk.game.cards import HEADS
 from sdk.game.core import DecisionKind, OptionKind
 from sdk.game.sixnimmt import SixNimmtState
-from sdk.game.sixnimmt_batch import determinized_hands
+from sdk.game.sixnimmt_batch import RandomDraws, _Batch, determinized_hands
+from sdk.game.variants import new_game
 from sdk.local import play_local
 from sdk.montecarlo import evaluate_batched
 
+PICK = DecisionKind.PICK_CARD
 # Row 0 holds 5 cards ending in 55 (7 heads): a card just above it is its 6th card.
 ROWS = [[11, 22, 33, 44, 55], [60], [70], [80]]
 
@@ -96,3 +101,33 @@ def test_every_preset_plays_to_the_end(variant: str) -> None:
     bots = [MonteCarloBot, RulesBot, MonteCarloBot]
     result = play_local(variant, bots, seed=11, options={"rounds": "1"}, decision_ms=40)
     assert result.state.is_terminal()
+
+
+def test_rules_like_playouts_pick_what_the_rule_based_bot_picks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In Tactics every card is in play, so a playout's deal shows each seat exactly the
+    pool the rule-based bot reasons about: without noise, the vectorised pick is its pick."""
+    monkeypatch.setattr(mc_sixnimmt, "RULES_NOISE", 0.0)
+    checked = 0
+    for seed in range(60):
+        state = new_game("6nimmt-tactics", 4, seed, {"rounds": "1"})
+        assert isinstance(state, SixNimmtState)
+        for _ in range(random.Random(seed).randrange(8)):  # a few turns of rule-based play
+            for seat in state.pending():  # every pick, then any row to take
+                state.apply(seat, rules_choice(state.view(seat), state.legal_options(seat)))
+            while state.pending() and state.decision_kind(state.pending()[0]) != PICK:
+                seat = state.pending()[0]
+                state.apply(seat, rules_choice(state.view(seat), state.legal_options(seat)))
+        if state.is_terminal():
+            continue
+        wanted = rules_sixnimmt.choose(state.view(0), state.legal_options(0)).card
+        size = max(len(h) for h in state.hands)
+        hands = np.zeros((1, 4, size), dtype=np.int64)
+        for seat, hand in enumerate(state.hands):
+            hands[0, seat, : len(hand)] = hand
+        batch = _Batch(state, 1, RandomDraws(np.random.default_rng(0)))
+        slot = rules_like_picks(batch, np.arange(1), hands, np.random.default_rng(0))[0, 0]
+        assert hands[0, 0, slot] == wanted, seed
+        checked += 1
+    assert checked >= 40
