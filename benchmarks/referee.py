@@ -7,6 +7,9 @@ decisions/s >= 60% of the echo rate.
 
     .venv/bin/python -m benchmarks.referee [--concurrency 2] [--rounds 5] [--matches 8]
 
+Both halves run with the referee's gRPC tuning (referee/grpc_tuning.py); to measure with
+gRPC's defaults instead, run it with ``GRPC_EXPERIMENTS=`` (empty) in the environment.
+
 The machine is shared, so one measurement is noisy: the two halves run interleaved, round
 after round (alternating which goes first), against the same warm bot processes and the
 same echo server, and the medians are reported. Each round plays ``--matches`` matches
@@ -31,11 +34,16 @@ import time
 from concurrent import futures
 from pathlib import Path
 
+# isort: off
+# The referee package first: it tunes gRPC's I/O engine, which only takes effect before
+# grpc loads (referee/grpc_tuning.py). The echo server, started from this process, inherits
+# the same setting as the bot processes get, so both halves run on the same gRPC.
+from referee.match import play_match
 import grpc
 import grpc.aio
 
+# isort: on
 from referee.manifest import load_manifest
-from referee.match import play_match
 from referee.process import BotPool
 from referee.spec import ClockSpec, MatchSpec
 
@@ -181,6 +189,7 @@ def main() -> None:
     if args.echo_server:
         serve_echo(args.echo_server)
         return
+    print(f"  GRPC_EXPERIMENTS={os.environ.get('GRPC_EXPERIMENTS', '')!r} (referee, bots and echo)")
     print(
         f"referee: {args.variant} {args.option or ''} x{args.players} seats, "
         f"{args.concurrency} matches at once, {args.matches} per round, "

@@ -32,6 +32,7 @@ import grpc
 import grpc.aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from referee import grpc_tuning
 from referee.manifest import expand_command
 from referee.spec import BotSpec, FaultKind
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
@@ -178,6 +179,7 @@ class BotProcess:
     def _env(self) -> dict[str, str]:
         env = {k: os.environ[k] for k in ENV_PASSTHROUGH if k in os.environ}
         env.update(BOT_ENV_DEFAULTS)
+        env.update(grpc_tuning.bot_env())
         env["TMPDIR"] = str(self.tmpdir)
         env.update(self.spec.env)
         env["BULLRING_LISTEN"] = self.address
