@@ -3,8 +3,8 @@
 Prints matches/s for the local executor and for Ray on this machine, and the time spent
 in the store (recording results, ratings included) and in ratings (TrueSkill alone).
 
-    .venv/bin/python benchmarks/league.py                 # both executors, 1000 matches
-    .venv/bin/python benchmarks/league.py --matches 200 --executor local
+    .venv/bin/python -m benchmarks.league               # both executors, 1000 matches
+    .venv/bin/python -m benchmarks.league --matches 200 --executor local
 """
 
 from __future__ import annotations
