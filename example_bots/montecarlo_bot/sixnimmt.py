@@ -51,26 +51,34 @@ class GreedyDraws(RandomDraws):
         return u
 
 
+def landing(last: IntArray, first: IntArray | None, cards: IntArray) -> tuple[IntArray, IntArray]:
+    """Where each of `cards` (k, ...) would go on game k's rows: (row, distance to the
+    nearest place), distance `_FAR` when below every row. `first` (k, ROWS) is given
+    when cards may go to a row's left end (Professional); ties go to the lower row."""
+    tail = (slice(None), slice(None)) + (None,) * (cards.ndim - 1)
+    gap = np.full(cards.shape, _FAR, dtype=np.int64)
+    row = np.zeros(cards.shape, dtype=np.int64)
+    for r in range(ROWS):
+        right = cards - last[tail][:, r]
+        distance = np.where(right > 0, right, _FAR)
+        if first is not None:
+            left = first[tail][:, r] - cards
+            distance = np.minimum(distance, np.where(left > 0, left, _FAR))
+        nearer = distance < gap
+        gap = np.where(nearer, distance, gap)
+        row[nearer] = r
+    return row, gap
+
+
 def greedy_picks(
     batch: _Batch, games: IntArray, hands: IntArray, rng: np.random.Generator
 ) -> IntArray:
     """The hand slot (len(games), n) each seat plays now; a 0 in `hands` is no card."""
     k = len(games)
-    last = batch.last[games]
     length = batch.length[games]
     heads = batch.heads[games]
     first = batch.first[games] if batch.rules.professional else None
-    gap = np.full(hands.shape, _FAR, dtype=np.int64)  # distance to the nearest place
-    row = np.zeros(hands.shape, dtype=np.int64)  # (k, n, H): where each card would go
-    for r in range(ROWS):
-        right = hands - last[:, r, None, None]
-        distance = np.where(right > 0, right, _FAR)
-        if first is not None:
-            left = first[:, r, None, None] - hands
-            distance = np.minimum(distance, np.where(left > 0, left, _FAR))
-        nearer = distance < gap
-        gap = np.where(nearer, distance, gap)
-        row[nearer] = r
+    row, gap = landing(batch.last[games], first, hands)  # (k, n, H)
     # Per row: what a card landing there costs for sure (6th card) and its risk per gap.
     sure = np.where(length >= ROW_CAPACITY, heads, 0).ravel()
     risk = (GAP_WEIGHT / ROW_CAPACITY * length * heads).ravel()
@@ -87,40 +95,43 @@ def rules_like_picks(
     batch: _Batch, games: IntArray, hands: IntArray, rng: np.random.Generator
 ) -> IntArray:
     """The rule-based bot's pick (:func:`example_bots.rules_bot.sixnimmt.pick_cost`),
-    vectorised; row ends only (Professional placements use :func:`greedy_picks`).
+    vectorised.
 
     A card that lands on a row costs the chance that exactly the cards it needs to become
     the 6th land there first, times the row's heads: the other seats each play one card,
-    a card between the row's end and ours with the share of such cards among the others'
-    hands (here the playout's own deal: every seat sees the true pool of the others'
-    cards). A card below every row costs the cheapest row and a half. Noise of
+    one below ours that lands on the same row with the share of such cards among the
+    others' hands (here the playout's own deal: every seat sees the true pool of the
+    others' cards). A card below every row costs the cheapest row and a half. Noise of
     `RULES_NOISE` heads keeps the playouts apart."""
-    if batch.rules.professional:
-        return greedy_picks(batch, games, hands, rng)
     k, n, _ = hands.shape
     last = batch.last[games]
+    first = batch.first[games] if batch.rules.professional else None
     length = batch.length[games]
     heads = batch.heads[games]
-    gap = np.full(hands.shape, _FAR, dtype=np.int64)
-    row = np.zeros(hands.shape, dtype=np.int64)
-    for r in range(ROWS):
-        right = hands - last[:, r, None, None]
-        distance = np.where(right > 0, right, _FAR)
-        nearer = distance < gap
-        gap = np.where(nearer, distance, gap)
-        row[nearer] = r
+    highest = batch.rules.highest
+    row, gap = landing(last, first, hands)  # (k, n, H)
     # held[g, s, c]: seat s holds card c; others[g, s, c]: another seat does.
-    held = np.zeros((k, n, batch.rules.highest + 1), dtype=np.int64)
+    held = np.zeros((k, n, highest + 1), dtype=np.int64)
     np.put_along_axis(held, hands, 1, axis=2)
     held[:, :, 0] = 0
     others = held.sum(axis=1, keepdims=True) - held
-    below = others.cumsum(axis=2)  # cards of the others up to each value
-    pool = np.maximum(below[:, :, -1:], 1)
+    pool = np.maximum(others.sum(axis=2, keepdims=True), 1)
     at = np.arange(k)[:, None, None]
-    row_last = last[at, row]
-    between = np.take_along_axis(below, np.maximum(hands - 1, 0), axis=2)
-    between = between - np.take_along_axis(below, row_last, axis=2)
-    share = np.clip(between / pool, 0.0, 1.0)
+    below_card = np.maximum(hands - 1, 0)
+    if first is None:
+        # Row ends only: the cards below ours that land on its row lie above the row's end.
+        up_to = others.cumsum(axis=2)
+        before = np.take_along_axis(up_to, below_card, axis=2)
+        before -= np.take_along_axis(up_to, last[at, row], axis=2)
+    else:
+        values = np.tile(np.arange(highest + 1, dtype=np.int64), (k, 1))
+        value_row, value_gap = landing(last, first, values)  # (k, highest + 1)
+        value_row[value_gap >= _FAR] = ROWS  # no row: never counted
+        # below[g, s, r, c]: the others' cards up to c that land on row r.
+        on_row = value_row[:, None, :] == np.arange(ROWS)[None, :, None]
+        below = (others[:, :, None, :] * on_row[:, None, :, :]).cumsum(axis=3)
+        before = below[at, np.arange(n)[None, :, None], row, below_card]
+    share = np.clip(before / pool, 0.0, 1.0)
     need = ROW_CAPACITY - length[at, row]
     trials = n - 1
     ways = np.array([math.comb(trials, j) if j <= trials else 0 for j in range(ROW_CAPACITY + 1)])

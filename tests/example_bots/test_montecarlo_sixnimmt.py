@@ -103,15 +103,17 @@ def test_every_preset_plays_to_the_end(variant: str) -> None:
     assert result.state.is_terminal()
 
 
+@pytest.mark.parametrize("placement", ["ends", "both"])
 def test_rules_like_playouts_pick_what_the_rule_based_bot_picks(
-    monkeypatch: pytest.MonkeyPatch,
+    placement: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """In Tactics every card is in play, so a playout's deal shows each seat exactly the
-    pool the rule-based bot reasons about: without noise, the vectorised pick is its pick."""
+    pool the rule-based bot reasons about: without noise, the vectorised pick is its pick
+    (at row ends, and at both ends as in Professional)."""
     monkeypatch.setattr(mc_sixnimmt, "RULES_NOISE", 0.0)
     checked = 0
     for seed in range(60):
-        state = new_game("6nimmt-tactics", 4, seed, {"rounds": "1"})
+        state = new_game("6nimmt-tactics", 4, seed, {"rounds": "1", "placement": placement})
         assert isinstance(state, SixNimmtState)
         for _ in range(random.Random(seed).randrange(8)):  # a few turns of rule-based play
             for seat in state.pending():  # every pick, then any row to take
