@@ -5,10 +5,9 @@ each event on to the thread that polls the completion queue (the Python server's
 thread, or the asyncio client's loop). A refereed decision is one small call to one of
 many bot processes, so those hand-offs (thread wake-ups and context switches) cost more
 than the call's own work. With the EventEngine endpoints turned off, gRPC's poller does
-the I/O in the polling thread itself. On the 2-core reference machine this took the
-refereed rate of ``python -m benchmarks.referee`` from about 1,240 to 1,580 decisions/s
-(bot processes' CPU per decision 0.80 -> 0.59 ms, the referee's 0.52 -> 0.43 ms); see
-docs/referee.md.
+the I/O in the polling thread itself. On the 2-core reference machine a 1,000-match league
+of random bots (``python -m benchmarks.league --executor local``) ran in 43.7 s with the
+tuning and 64.2 s without (22.9 and 15.6 matches/s); see docs/referee.md.
 
 ``GRPC_EXPERIMENTS`` is read once, when grpc is first imported, so :func:`apply` runs when
 the ``referee`` package is imported (before any of its modules imports grpc), and the
