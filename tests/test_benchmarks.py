@@ -14,7 +14,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 CASES = {
     "engine": (["--seconds", "0.02", "--preset", "6nimmt-pro"], "batch/s"),
-    "referee": (["--concurrency", "1", "--matches", "1", "--rounds", "1"], "refereed / fan-out echo"),
+    "referee": (
+        ["--concurrency", "1", "--matches", "1", "--rounds", "1"],
+        "refereed / fan-out echo",
+    ),
     "league": (["--matches", "12", "--executor", "local"], "matches/s"),
     "leaderboard": (["--matches", "12", "--distinct", "4"], "cold build of 12 matches"),
     "strength": (
