@@ -7,7 +7,8 @@ decision's deadline (at least 30 ms short of it) and never plans on the time ban
   seat (avoid the 6th card, take the cheapest row) and common random numbers
   (:func:`sdk.montecarlo.evaluate_batched`). In 6nimmt-tactics every seat of a playout
   picks as the rule-based bot would (its risk of the 6th card, vectorised): a model of
-  the opponents it meets, and a better player than the greedy policy.
+  the opponents it meets, and a better player than the greedy policy; 6nimmt-pro too
+  (bot 2.4), at both row ends.
 - Other families: the generic clone-and-play-out path (:func:`sdk.montecarlo.evaluate`),
   each playout only to the end of the current round (later rounds are mostly noise), in
   Hornochsen! (one long round) only to the bot's next turn. In Hornochsen! the rule-based
@@ -19,7 +20,7 @@ decision's deadline (at least 30 ms short of it) and never plans on the time ban
   seat plays a card whenever one fits.
 
 Objective: in 6 nimmt! (where a player's own heads are what counts) it minimises its own
-heads, in 6nimmt-tactics it maximises its share of the win (the margin breaking ties); in
+heads, in 6nimmt-tactics and 6nimmt-pro it maximises its share of the win (the margin breaking ties); in
 Hornochsen! it maximises its lead over the best other seat; elsewhere its lead over the
 others' mean.
 """
@@ -65,8 +66,10 @@ HORIZONS: dict[str, Callable[[GameState, int], bool]] = {"hornochsen": hornochse
 # presets whose batch playouts are scored otherwise than by own heads ("win": the share of
 # the win). In Tactics (all cards in play; 1 s, 10 deals against three rule-based bots):
 # greedy playouts 38.8% wins, rule-based playouts 52.5%, and scored by the win 63.7%.
-RULES_PLAYOUTS = frozenset({"6nimmt-tactics"})
-SIXNIMMT_GOALS = {"6nimmt-tactics": "win"}
+# In Professional (both row ends; same measure): greedy, own heads 35.0%; rule-based
+# playouts scored by the win 42.5%.
+RULES_PLAYOUTS = frozenset({"6nimmt-tactics", "6nimmt-pro"})
+SIXNIMMT_GOALS = {"6nimmt-tactics": "win", "6nimmt-pro": "win"}
 BATCH_GAMES = 128  # playouts per option per batch in the 6 nimmt! family
 HORNOCHSEN_KEEP = 3  # Hornochsen!: the rule-based bot's favourite options that are sampled
 HORNOCHSEN_Z = 2.0  # standard errors by which a sample must beat the rule-based choice
@@ -76,7 +79,7 @@ class MonteCarloBot(Bot):
     """Determinized flat Monte Carlo for every variant."""
 
     name = "montecarlo_bot"
-    version = "2.3"
+    version = "2.4"
     author = "Bullring examples"
     share = 0.75  # of each decision's deadline
 
