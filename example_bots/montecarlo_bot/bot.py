@@ -20,9 +20,9 @@ decision's deadline (at least 30 ms short of it) and never plans on the time ban
   seat plays a card whenever one fits.
 
 Objective: in 6 nimmt! (where a player's own heads are what counts) it minimises its own
-heads, in 6nimmt-tactics and 6nimmt-pro it maximises its share of the win (the margin breaking ties); in
-Hornochsen! it maximises its lead over the best other seat; elsewhere its lead over the
-others' mean.
+heads, in 6nimmt-tactics and 6nimmt-pro it maximises its share of the win (the margin
+breaking ties); in Hornochsen! it maximises its lead over the best other seat; elsewhere
+its lead over the others' mean.
 """
 
 from __future__ import annotations
