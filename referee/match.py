@@ -95,7 +95,6 @@ class Seat:
     bank_ms: float
     lease: BotLease | None = None
     channel: grpc.aio.Channel | None = None
-    owns_channel: bool = False  # an endpoint's channel, closed with the match
     stub: pb_grpc.BotAsyncStub | None = None
     # Decide taking the request already encoded (codec.decide_request_bytes).
     decide_call: grpc.aio.UnaryUnaryMultiCallable[bytes, pb.DecideReply] | None = None
@@ -264,7 +263,6 @@ class MatchRunner:
             seat.channel = process.channel()
         else:  # an endpoint: a channel of this match's own, and a Hello every match
             seat.channel = grpc.aio.insecure_channel(seat.lease.address, options=channel_options())
-            seat.owns_channel = True
         seat.stub = pb_grpc.BotStub(seat.channel)
         seat.decide_call = seat.channel.unary_unary(
             DECIDE_METHOD, request_serializer=None, response_deserializer=pb.DecideReply.FromString
@@ -335,7 +333,7 @@ class MatchRunner:
 
     async def close(self, seat: Seat) -> None:
         if seat.channel is not None:
-            if seat.owns_channel:
+            if seat.lease is not None and seat.lease.process is None:  # an endpoint's own
                 await seat.channel.close(None)
             seat.channel = None
         if seat.lease is not None:
