@@ -52,13 +52,9 @@ def bot_env() -> dict[str, str]:
     return {VARIABLE: value} if value is not None else {}
 
 
-def apply() -> bool:
-    """Set the tuning in this process unless grpc is already imported (too late to take
-    effect) or ``GRPC_EXPERIMENTS`` is set; True if it is now in effect."""
-    if VARIABLE in os.environ:
-        return os.environ[VARIABLE] == EXPERIMENTS and "grpc" not in sys.modules
+def apply() -> None:
+    """Set the tuning in this process, unless ``GRPC_EXPERIMENTS`` is set already (yours
+    wins) or grpc is already imported (too late to take effect)."""
     value = tuned_value()
-    if value is None or "grpc" in sys.modules:
-        return False
-    os.environ[VARIABLE] = value
-    return True
+    if VARIABLE not in os.environ and value is not None and "grpc" not in sys.modules:
+        os.environ[VARIABLE] = value
