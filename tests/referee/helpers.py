@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import struct
+from collections.abc import Iterator
 from pathlib import Path
 
 from referee.manifest import load_manifest
@@ -58,3 +60,13 @@ def group_members(pgrp: int) -> list[int]:
         if entry.isdigit() and (stat := _proc_stat(int(entry))) is not None and stat[1] == pgrp:
             members.append(int(entry))
     return members
+
+
+def spy_records(file: Path) -> Iterator[tuple[int, bytes]]:
+    """The calls a spy bot process recorded (tests/referee/bad_bots/spy.py): (kind, request
+    bytes) in order; kinds 1 Hello, 2 StartMatch, 3 Decide, 4 EndMatch."""
+    data, at = file.read_bytes(), 0
+    while at < len(data):
+        kind, size = struct.unpack_from("<BI", data, at)
+        yield kind, data[at + 5 : at + 5 + size]
+        at += 5 + size

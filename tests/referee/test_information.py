@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import struct
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from referee.spec import FaultKind, MatchSpec
 from sdk import codec
 from sdk.game import Event, EventKind, GameState
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from tests.referee.helpers import ROOMY_CLOCK, bot_named
+from tests.referee.helpers import ROOMY_CLOCK, bot_named, spy_records
 
 SEEDS = range(4)
 LONG_GAME_SEEDS = range(2)  # 11 nimmt! and Hornochsen! games are several times longer
@@ -156,16 +155,12 @@ def test_history_deltas_resend_what_a_failed_call_carried(tmp_path: Path) -> Non
 
 
 def read_raw(folder: Path) -> list[pb.DecideRequest]:
-    requests = []
-    for file in folder.glob("*.bin"):
-        data = file.read_bytes()
-        at = 0
-        while at < len(data):
-            kind, size = struct.unpack_from("<BI", data, at)
-            if kind == 3:
-                requests.append(pb.DecideRequest.FromString(data[at + 5 : at + 5 + size]))
-            at += 5 + size
-    return requests
+    return [
+        pb.DecideRequest.FromString(request)
+        for file in folder.glob("*.bin")
+        for kind, request in spy_records(file)
+        if kind == 3
+    ]
 
 
 def spy_checks(

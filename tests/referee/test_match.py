@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import struct
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ from tests.referee.helpers import (
     bot_named,
     descendants,
     group_members,
+    spy_records,
 )
 
 SHORT = {"6nimmt": {"rounds": "1"}}  # family -> options that keep a match short
@@ -113,11 +113,9 @@ def spy_calls(folder: Path) -> list[dict[int, int]]:
     (1 Hello, 2 StartMatch, 3 Decide, 4 EndMatch)."""
     counts = []
     for file in sorted(folder.glob("*.bin")):
-        data, at, seen = file.read_bytes(), 0, dict.fromkeys((1, 2, 3, 4), 0)
-        while at < len(data):
-            kind, size = struct.unpack_from("<BI", data, at)
+        seen = dict.fromkeys((1, 2, 3, 4), 0)
+        for kind, _ in spy_records(file):
             seen[kind] += 1
-            at += 5 + size
         counts.append(seen)
     return counts
 
