@@ -7,7 +7,8 @@ options share every sampled deal (common random numbers), so their means are com
 the same luck. Sampling stops before a time limit, leaving room for one more playout.
 
 For games with a vectorised simulator, :func:`evaluate_batched` spends the same budget on
-batches of playouts (one call plays many games of one option at once).
+batches of playouts (one call plays many games of one option at once), and
+:func:`evaluate_jointly` on batches that play every option on the same deals at once.
 
 Use it from a bot's ``decide``::
 
@@ -263,3 +264,60 @@ def evaluate_batched(
         break
     means = tuple(t / n if n else -math.inf for t, n in zip(total, count, strict=True))
     return Evaluation(opts, tuple(count), means, rounds)
+
+
+JointSimulation = Callable[[int, int], Sequence[Sequence[float]]]
+"""(deals, batch seed) -> utility[option][deal]: every option played out on each of
+`deals` sampled deals, all in one call."""
+
+
+def evaluate_jointly(
+    options: Sequence[Option],
+    simulate: JointSimulation,
+    stop_at: float,
+    rng: random.Random,
+    *,
+    batch: int = 64,
+    max_rounds: int | None = None,
+) -> Evaluation:
+    """Evaluate options by joint batches until `stop_at` (a time.monotonic time).
+
+    Each round samples deals and plays every option out on each of them in one call.
+    A vectorised batch costs a fixed part (its loop) plus a part per deal, so the first
+    round is a single deal, which bounds the fixed part; each later round is as large as
+    fits before `stop_at` (at most `batch` deals), at the fixed part plus the slowest
+    time per added deal seen so far. Every deal carries every option, so the result has
+    the paired gains over the first option and their standard errors, as
+    :func:`evaluate` has. `max_rounds` caps the rounds (for tests).
+    """
+    opts = tuple(options)
+    total = [0.0] * len(opts)
+    pairs = [_Paired() for _ in opts]
+    deals = rounds = 0
+    fixed = per_deal = 0.0  # seconds: the first round's, and the most per added deal
+    clock = time.monotonic
+    while len(opts) > 1 and (max_rounds is None or rounds < max_rounds):
+        begin = clock()
+        size = 1
+        if rounds:
+            size = min(batch, int((stop_at - begin - fixed) / (per_deal or fixed)))
+        if size < 1 or begin >= stop_at:
+            break
+        utilities = simulate(size, rng.getrandbits(63))
+        elapsed = clock() - begin
+        if rounds:
+            per_deal = max(per_deal, (elapsed - fixed) / size)
+        else:
+            fixed = elapsed
+        rounds += 1
+        deals += size
+        first = utilities[0]
+        for index, values in enumerate(utilities):
+            total[index] += float(sum(values))
+            for value, base in zip(values, first, strict=True):
+                pairs[index].add(value - base)
+    count = tuple(deals for _ in opts)
+    means = tuple(t / deals if deals else -math.inf for t in total)
+    gains = tuple(p.mean() for p in pairs)
+    stderrs = tuple(p.stderr() for p in pairs)
+    return Evaluation(opts, count, means, deals, gains, stderrs)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from example_bots.montecarlo_bot.hornochsen import joint_simulation
 from example_bots.montecarlo_bot.policies import (
     confident_choice,
     hornochsen_candidates,
@@ -48,6 +49,7 @@ from sdk.montecarlo import (
     Utility,
     evaluate,
     evaluate_batched,
+    evaluate_jointly,
     lead,
     margin,
     own_score,
@@ -73,6 +75,7 @@ SIXNIMMT_GOALS = {"6nimmt-tactics": "win", "6nimmt-pro": "win"}
 BATCH_GAMES = 128  # playouts per option per batch in the 6 nimmt! family
 HORNOCHSEN_KEEP = 3  # Hornochsen!: the rule-based bot's favourite options that are sampled
 HORNOCHSEN_Z = 2.0  # standard errors by which a sample must beat the rule-based choice
+HORNOCHSEN_BATCH = 64  # deals per joint batch (every candidate is played on each)
 
 
 class MonteCarloBot(Bot):
@@ -105,6 +108,10 @@ class MonteCarloBot(Bot):
         if len(options) == 1:
             return options[0]
         stop = stop_time(clock, share=self.share)
+        if isinstance(view, HornochsenView):
+            simulate = joint_simulation(view, options)
+            joint = evaluate_jointly(options, simulate, stop, self.rng, batch=HORNOCHSEN_BATCH)
+            return confident_choice(joint, HORNOCHSEN_Z)
         if isinstance(view, SixNimmtView):
             goal = "own" if self.utility is own_score else "margin"
             goal = SIXNIMMT_GOALS.get(self.variant, goal)

@@ -21,6 +21,13 @@ from sdk.game.views import HornochsenRow, HornochsenView
 ROW_FULL = 5  # the 5th bull card collects the row
 MAX_STEPS = 3
 SPECIAL_LEFT_COST = 10
+FEED_SHARE = 0.8  # of a row's worth that making it 4 cards long hands to the next player
+POISON_SHARE = 0.1  # of a row's negative worth gained by handing it on
+FEED_COST = 0.3  # making a row 4 cards long, whatever it holds
+IDLE_COST = 0.1  # any other bull card: one card fewer to choose from later
+HOLD_COST = 1.0  # a special played early, away from a row we collect now
+DUMP_ROW_COST = 0.5  # per bull card of the row a special is dumped on
+DUMP_HAND = 2  # specials are dumped once this few bull cards (or fewer) are left
 
 
 def target_row(card: int, rows: Sequence[HornochsenRow]) -> int:
@@ -65,8 +72,8 @@ def play_value(card: int, view: HornochsenView, scorer: Scorer) -> float:
         return float(scorer.gain(row, (card,)))
     if len(row.cards) + 2 == ROW_FULL:
         worth = row_worth(row, (card,))
-        return -max(worth, 0) * 0.8 + max(-worth, 0) * 0.1 - 0.3
-    return -0.1
+        return -max(worth, 0) * FEED_SHARE + max(-worth, 0) * POISON_SHARE - FEED_COST
+    return -IDLE_COST
 
 
 def collectable_now(view: HornochsenView, row_index: int) -> int | None:
@@ -88,12 +95,12 @@ def special_value(option: Option, view: HornochsenView, scorer: Scorer) -> float
     if card is not None and steps_left >= 2:
         with_special = scorer.gain(row, (card,), plus5=int(is_plus5), x2=int(not is_plus5))
         return float(with_special - scorer.gain(row, (card,)))
-    if len(view.hand) > 2:
-        return -1.0  # keep it for a better moment
+    if len(view.hand) > DUMP_HAND:
+        return -HOLD_COST  # keep it for a better moment
     # Dump it before it costs 10, where it helps the next collector least.
     worth = row_worth(row)
     harm = 5.0 if is_plus5 else float(worth)
-    return SPECIAL_LEFT_COST - harm - 0.5 * len(row.cards)
+    return SPECIAL_LEFT_COST - harm - DUMP_ROW_COST * len(row.cards)
 
 
 def step_values(view: HornochsenView, options: Sequence[Option]) -> list[float]:

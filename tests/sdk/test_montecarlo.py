@@ -1,5 +1,6 @@
-"""sdk.montecarlo: evaluate_batched (batches per option, common seeds, the time limit) and
-evaluate's paired comparison with the first option."""
+"""sdk.montecarlo: evaluate_batched (batches per option, common seeds, the time limit),
+evaluate_jointly (every option on the same deals, rounds sized to the time left) and the
+paired comparison with the first option."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from sdk.game.core import Option, OptionKind
 from sdk.game.hornochsen import HornochsenState
-from sdk.montecarlo import evaluate, evaluate_batched, lead, margin
+from sdk.montecarlo import evaluate, evaluate_batched, evaluate_jointly, lead, margin
 
 OPTIONS = [Option(OptionKind.CARD, card) for card in (3, 7, 11)]
 
@@ -75,3 +76,41 @@ def test_lead_is_against_the_best_other_seat() -> None:
     assert lead([10, 14, 3], 0, True) == -4.0
     assert lead([10, 4, 3], 0, True) == 6.0
     assert lead([10, 4, 3], 0, False) == -6.0  # fewest wins: 4 is the best other
+
+
+def test_evaluate_jointly_pairs_the_options_on_each_deal() -> None:
+    sizes: list[int] = []
+
+    def simulate(deals: int, seed: int) -> list[list[float]]:
+        sizes.append(deals)
+        luck = random.Random(seed)
+        base = [luck.random() * 10 for _ in range(deals)]  # shared by every option
+        return [[b + OPTIONS[i].card % 5 for b in base] for i in range(len(OPTIONS))]
+
+    found = evaluate_jointly(
+        OPTIONS, simulate, time.monotonic() + 60, random.Random(4), batch=16, max_rounds=3
+    )
+    assert sizes == [1, 16, 16]  # a one-deal round to measure, then full batches
+    assert found.deals == 33 and found.samples == (33, 33, 33)
+    assert found.best == OPTIONS[0]  # card 3 adds 3 to each deal's luck, the most
+    # Each deal's luck cancels in the differences: card 7 scores 2 - 3 = -1 on every deal.
+    assert found.gains[1] == pytest.approx(-1.0) and found.gain_stderrs[1] == pytest.approx(0.0)
+    assert found.gains[2] == pytest.approx(-2.0)
+
+
+@pytest.mark.serial  # a busy-wait in wall time against a 0.2 s limit
+def test_evaluate_jointly_sizes_its_rounds_to_the_time_left() -> None:
+    sizes: list[int] = []
+
+    def simulate(deals: int, seed: int) -> list[list[float]]:
+        sizes.append(deals)
+        busy_until = time.monotonic() + 0.02 + 0.002 * deals  # a loop, then per deal
+        while time.monotonic() < busy_until:
+            pass
+        return [[float(i)] * deals for i in range(len(OPTIONS))]
+
+    stop_at = time.monotonic() + 0.2
+    found = evaluate_jointly(OPTIONS, simulate, stop_at, random.Random(5), batch=20)
+    assert time.monotonic() < stop_at + 0.01
+    assert sizes[0] == 1 and max(sizes) == 20 and len(sizes) >= 3
+    assert found.best == OPTIONS[2]
