@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,6 +20,8 @@ from referee.league.executors import make_executor
 from referee.league.runner import LeagueError, LeagueRunner, LeagueSummary, Progress
 from referee.league.store import LeagueStore, StoreError
 from referee.manifest import ManifestError
+
+PIPED_WIDTH = 160  # columns of the standings when not printed to a terminal (none cut)
 
 app = typer.Typer(help="Run leagues and show their standings.", no_args_is_help=True)
 console = Console(stderr=True)
@@ -144,7 +147,8 @@ def status(
     file: Annotated[Path, typer.Argument(help="The league file (TOML) or its store (.sqlite).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
 ) -> None:
-    """Standings of every variant: rating (mu - 3 sigma), mu, sigma, matches, wins."""
+    """Standings of every variant: rating (mu - 3 sigma), mu, sigma, matches, wins, win
+    rate (a first place shared by k bots counts 1/k), mean rank and mean score."""
     path = load(file).store if file.suffix == ".toml" else file
     try:
         store = LeagueStore.open_readonly(path)
@@ -155,11 +159,12 @@ def status(
     if as_json:
         typer.echo(json.dumps(data, indent=2))
         return
-    out = Console()
+    out = Console(width=None if sys.stdout.isatty() else PIPED_WIDTH)
     out.print(f"[bold]{data['league']}[/]: {data['finished']}/{data['scheduled']} matches played")
     for variant, rows in data["variants"].items():
         table = Table(title=variant, title_justify="left")
-        for column in ("#", "bot", "rating", "mu", "sigma", "matches", "wins", "mean rank"):
+        columns = ("#", "bot", "rating", "mu", "sigma", "matches", "wins", "win %", "mean rank")
+        for column in (*columns, "mean score"):
             if column == "bot":
                 table.add_column(column, no_wrap=True, min_width=12)
             else:
@@ -174,7 +179,9 @@ def status(
                 f"{row['sigma']:.2f}",
                 str(row["matches"]),
                 str(row["wins"]),
+                f"{100 * row['win_share'] / max(row['matches'], 1):.1f}",
                 f"{row['mean_rank']:.2f}",
+                f"{row['mean_score']:.2f}",
                 str(row["faults"]),
             )
         out.print(table)

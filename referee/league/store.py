@@ -141,6 +141,7 @@ class Standing:
     sigma: float
     matches: int
     wins: int  # matches where it ranked first (shared or not)
+    win_share: float  # the same, a first place shared by k bots counting 1/k
     mean_rank: float
     mean_score: float
     faults: int
@@ -159,6 +160,7 @@ class Standing:
             "sigma": self.sigma,
             "matches": self.matches,
             "wins": self.wins,
+            "win_share": self.win_share,
             "mean_rank": self.mean_rank,
             "mean_score": self.mean_score,
             "faults": self.faults,
@@ -535,6 +537,8 @@ class LeagueStore:
             row["bot"]: row
             for row in self.db.execute(
                 "SELECT r.bot, COUNT(*) AS n, SUM(r.rank = 1) AS wins, AVG(r.rank) AS mean_rank,"
+                " SUM(CASE WHEN r.rank = 1 THEN 1.0 / (SELECT COUNT(*) FROM results f"
+                " WHERE f.match_id = r.match_id AND f.rank = 1) ELSE 0 END) AS win_share,"
                 " AVG(r.score) AS mean_score FROM results r JOIN matches m"
                 " ON m.match_id = r.match_id WHERE m.variant = ? GROUP BY r.bot",
                 (variant,),
@@ -561,6 +565,7 @@ class LeagueStore:
                     sigma=rating.sigma,
                     matches=int(row["n"]) if row else 0,
                     wins=int(row["wins"] or 0) if row else 0,
+                    win_share=float(row["win_share"] or 0.0) if row else 0.0,
                     mean_rank=float(row["mean_rank"]) if row else 0.0,
                     mean_score=float(row["mean_score"]) if row else 0.0,
                     faults=int(faults.get(bot, 0)),

@@ -1,4 +1,5 @@
-"""Ratings: TrueSkill computed directly, shared ranks for ties, completion order irrelevant."""
+"""Ratings: TrueSkill computed directly, shared ranks for ties, completion order irrelevant;
+the standings' counts."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from referee.league.config import RatingConfig, parse_league
 from referee.league.executors import MatchOutcome
 from referee.league.ratings import RatedMatch, Ratings, replay_ratings
 from referee.league.runner import LeagueRunner, RatingKeeper, record_outcome
+from referee.league.store import LeagueStore
 from referee.spec import MatchResult, MatchSpec
 from sdk.game import ranks_from_scores
 
@@ -106,3 +108,24 @@ def test_replay_sorts_by_sequence() -> None:
     assert [seq for seq, _ in history] == [1, 2]
     expected = direct([(("b", "a"), (0, 1)), (("a", "b"), (0, 1))])
     assert final["a"].mu == expected["a"].mu
+
+
+def test_standings_count_wins_shares_and_mean_scores(tmp_path: Path) -> None:
+    fill(tmp_path / "a.sqlite", None)
+    with LeagueStore.open_readonly(tmp_path / "a.sqlite") as store:
+        rows = store.db.execute("SELECT match_id, bot, score, rank FROM results").fetchall()
+        standings = {s.bot: s for s in store.standings("6nimmt:rounds=1")}
+    firsts: dict[str, int] = {}
+    for match_id, _, _, rank in rows:
+        firsts[match_id] = firsts.get(match_id, 0) + (rank == 1)
+    assert max(firsts.values()) > 1  # some first places are shared
+    for bot, standing in standings.items():
+        mine = [(m, score, rank) for m, b, score, rank in rows if b == bot]
+        assert standing.matches == len(mine)
+        assert standing.wins == sum(rank == 1 for _, _, rank in mine)
+        share = sum(1 / firsts[m] for m, _, rank in mine if rank == 1)
+        assert abs(standing.win_share - share) < 1e-9
+        assert standing.win_share < standing.wins or not any(
+            rank == 1 and firsts[m] > 1 for m, _, rank in mine
+        )
+        assert abs(standing.mean_score - sum(s for _, s, _ in mine) / len(mine)) < 1e-9

@@ -62,6 +62,11 @@ def test_submit_registers_and_new_versions_keep_history_apart(tmp_path: Path) ->
     assert "registered random_bot@1.0" in done.stdout
     ran = bullring("league", "run", str(file), "--no-progress", cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
+    shown = bullring("league", "status", str(file), cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "random_bot@1.0" in shown.stdout
+    assert "win %" in shown.stdout and "mean score" in shown.stdout, shown.stdout
+    assert "…" not in shown.stdout  # nothing cut when piped
     with LeagueStore.open_readonly(store) as db:
         assert db.counts() == (6, 6)  # 3 pairs x 2 games
         old_history = db.rating_history("6nimmt:rounds=1", "random_bot@1.0")
@@ -89,3 +94,19 @@ def test_the_documented_example_schedules_what_the_docs_say(tmp_path: Path) -> N
     planned = plan_static(config, config.bots)
     assert sum(1 for m in planned if m.variant == "6nimmt:rounds=1") == 3
     assert sum(1 for m in planned if m.variant == "xnimmt") == 12
+
+
+def test_the_strength_league_plays_each_deal_in_every_seating_of_every_variant() -> None:
+    config = load_league(REPO / "leagues" / "strength.toml")
+    assert [b.name for b in config.bots] == ["random_bot", "rules_bot", "montecarlo_bot"]
+    assert config.clock.decision_ms == 1000  # the league default the README's table states
+    planned = plan_static(config, config.bots)
+    assert {m.variant for m in planned} == {v.id for v in config.variants}
+    assert len(config.variants) == 7  # every preset
+    for v in config.variants:
+        deals: dict[str | None, set[tuple[str, ...]]] = {}
+        for m in planned:
+            if m.variant == v.id:
+                deals.setdefault(m.deal, set()).add(m.seats)
+        assert len(deals) == v.games
+        assert all(len(seatings) == 6 for seatings in deals.values())  # 3! seatings
