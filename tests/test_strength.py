@@ -1,11 +1,21 @@
 """benchmarks.strength: the Wilson interval and the Monte Carlo bot against rule-based
-bots (tiny sizes; the strength figures themselves are read by people, never asserted)."""
+bots (tiny sizes; the strength figures themselves are read by people, never asserted);
+benchmarks.strength_table: the league table's figures from a store."""
 
 from __future__ import annotations
+
+import random
+from pathlib import Path
 
 import pytest
 
 from benchmarks.strength import TABLES, duplicate, wilson
+from benchmarks.strength_table import markdown
+from referee.league.config import parse_league
+from referee.league.executors import MatchOutcome
+from referee.league.runner import LeagueRunner, RatingKeeper, record_outcome
+from referee.spec import MatchResult, MatchSpec
+from sdk.game import ranks_from_scores
 
 
 def test_wilson_matches_the_textbook_interval() -> None:
@@ -22,3 +32,38 @@ def test_mc_vs_rules_puts_the_monte_carlo_bot_in_every_seat_of_each_deal() -> No
     mc, rules = stats["montecarlo_bot"], stats["rules_bot"]
     assert (mc.games, rules.games) == (4, 12)
     assert mc.wins + rules.wins == pytest.approx(4)  # one win per game, ties shared
+
+
+def test_the_league_table_shows_each_bots_mean_score_and_win_share(tmp_path: Path) -> None:
+    league = {
+        "league": {"name": "t", "seed": 5, "seats": 3, "games": 2, "format": "duplicate"},
+        "variants": [{"id": "6nimmt", "options": {"rounds": 1}}],
+        "bots": [{"name": n, "endpoint": "127.0.0.1:9", "version": "1"} for n in "abc"],
+    }
+    config = parse_league(league, None, lambda path: NotImplemented)
+    store = LeagueRunner(config, store_path=tmp_path / "s.sqlite").prepare()
+    expected: dict[str, list[tuple[int, float]]] = {}  # bot -> (score, win share) per match
+    with store:
+        keeper = RatingKeeper(store, config.variants[0], config)
+        scores_rng = random.Random(8)
+        for match in store.matches():
+            scores = tuple(scores_rng.randrange(3) for _ in match.seats)
+            ranks = tuple(ranks_from_scores(scores, higher_is_better=False))
+            result = MatchResult(match.match_id, scores, ranks, (), (False,) * 3, 10, 0.1, {})
+            spec = MatchSpec(match.match_id, "6nimmt", match.options, match.seed, ())
+            assert record_outcome(store, keeper, match, MatchOutcome(spec, result, None, 0, 1))
+            firsts = ranks.count(1)
+            for seat, bot in enumerate(match.seats):
+                share = 1 / firsts if ranks[seat] == 1 else 0.0
+                expected.setdefault(bot.split("@")[0], []).append((scores[seat], share))
+        table = markdown(store)
+    lines = table.splitlines()
+    assert lines[0] == "| variant | matches | a mean | a wins | b mean | b wins | c mean | c wins |"
+    cells = lines[2].strip("|").split("|")
+    assert [c.strip() for c in cells[:2]] == ["6nimmt:rounds=1", "12"]  # 2 deals x 3! seatings
+    for index, bot in enumerate("abc"):
+        played = expected[bot]
+        mean = sum(s for s, _ in played) / len(played)
+        wins = sum(w for _, w in played) / len(played)
+        assert cells[2 + 2 * index].strip() == f"{mean:.2f}"
+        assert cells[3 + 2 * index].strip() == f"{wins:.1%}"
