@@ -9,39 +9,33 @@ decision's deadline (at least 30 ms short of it) and never plans on the time ban
   picks as the rule-based bot would (its risk of the 6th card, vectorised): a model of
   the opponents it meets, and a better player than the greedy policy; 6nimmt-pro too
   (bot 2.4), at both row ends.
-- Other families: the generic clone-and-play-out path (:func:`sdk.montecarlo.evaluate`),
-  each playout only to the end of the current round (later rounds are mostly noise), in
-  Hornochsen! (one long round) only to the bot's next turn. In Hornochsen! the rule-based
-  bot's step values are a prior: only its 3 favourite steps are sampled, and its choice
-  stands unless another beats it by 2 standard errors of the paired difference on the
-  same deals (a few playouts are too noisy to overrule it). Greedy playout policies on the
-  engine state (:mod:`example_bots.montecarlo_bot.policies`): X nimmt! and Hornochsen!
-  with the rule-based bot's valuations plus noise; 11 nimmt! random, except that every
-  seat plays a card whenever one fits.
+- Hornochsen! (bot 2.5): vectorised playouts to the end of the game
+  (:mod:`example_bots.montecarlo_bot.hornochsen`), every seat playing as the rule-based
+  bot; every option is played on the same sampled deals in one batch
+  (:func:`sdk.montecarlo.evaluate_jointly`).
+- X nimmt! and 11 nimmt!: the generic clone-and-play-out path
+  (:func:`sdk.montecarlo.evaluate`), each playout only to the end of the current round
+  (later rounds are mostly noise). Greedy playout policies on the engine state
+  (:mod:`example_bots.montecarlo_bot.policies`): X nimmt! with the rule-based bot's
+  valuations plus noise; 11 nimmt! random, except that every seat plays a card whenever
+  one fits.
 
 Objective: in 6 nimmt! (where a player's own heads are what counts) it minimises its own
 heads, in 6nimmt-tactics and 6nimmt-pro it maximises its share of the win (the margin
-breaking ties); in Hornochsen! it maximises its lead over the best other seat; elsewhere
-its lead over the others' mean.
+breaking ties); elsewhere its lead over the others' mean.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from example_bots.montecarlo_bot.hornochsen import joint_simulation
-from example_bots.montecarlo_bot.policies import (
-    confident_choice,
-    hornochsen_candidates,
-    hornochsen_greedy,
-    hornochsen_next_turn,
-    play_first,
-    xnimmt_greedy,
-)
+from example_bots.montecarlo_bot.policies import play_first, xnimmt_greedy
 from example_bots.montecarlo_bot.sixnimmt import simulation
+from example_bots.rules_bot.hornochsen import ranked
 from sdk.bot import Bot
-from sdk.game.core import GameState, Option, Policy
+from sdk.game.core import Option, Policy
 from sdk.game.variants import PRESETS
 from sdk.game.views import HornochsenView, SixNimmtView, View
 from sdk.match import DecisionClock, MatchInfo
@@ -50,20 +44,13 @@ from sdk.montecarlo import (
     evaluate,
     evaluate_batched,
     evaluate_jointly,
-    lead,
     margin,
     own_score,
     stop_time,
 )
 
 OWN_SCORE_FAMILIES = frozenset({"6nimmt"})
-LEAD_FAMILIES = frozenset({"hornochsen"})  # scored by the lead over the best other seat
-POLICIES: dict[str, Policy] = {
-    "11nimmt": play_first,
-    "xnimmt": xnimmt_greedy,
-    "hornochsen": hornochsen_greedy,
-}
-HORIZONS: dict[str, Callable[[GameState, int], bool]] = {"hornochsen": hornochsen_next_turn}
+POLICIES: dict[str, Policy] = {"11nimmt": play_first, "xnimmt": xnimmt_greedy}
 # Presets whose playouts model every seat as the rule-based bot (rules_like_picks), and
 # presets whose batch playouts are scored otherwise than by own heads ("win": the share of
 # the win). In Tactics (all cards in play; 1 s, 10 deals against three rule-based bots):
@@ -73,16 +60,15 @@ HORIZONS: dict[str, Callable[[GameState, int], bool]] = {"hornochsen": hornochse
 RULES_PLAYOUTS = frozenset({"6nimmt-tactics", "6nimmt-pro"})
 SIXNIMMT_GOALS = {"6nimmt-tactics": "win", "6nimmt-pro": "win"}
 BATCH_GAMES = 128  # playouts per option per batch in the 6 nimmt! family
-HORNOCHSEN_KEEP = 3  # Hornochsen!: the rule-based bot's favourite options that are sampled
-HORNOCHSEN_Z = 2.0  # standard errors by which a sample must beat the rule-based choice
-HORNOCHSEN_BATCH = 64  # deals per joint batch (every candidate is played on each)
+HORNOCHSEN_DEALS = 64  # Hornochsen!: sampled deals per joint batch (every option on each)
+HORNOCHSEN_GOAL = "margin"  # our score against the others' mean (see sixnimmt.value)
 
 
 class MonteCarloBot(Bot):
     """Determinized flat Monte Carlo for every variant."""
 
     name = "montecarlo_bot"
-    version = "2.4"
+    version = "2.5"
     author = "Bullring examples"
     share = 0.75  # of each decision's deadline
 
@@ -98,20 +84,17 @@ class MonteCarloBot(Bot):
         self.variant = match.variant
         self.family = PRESETS[match.variant].family if match.variant in PRESETS else ""
         self.utility = own_score if self.family in OWN_SCORE_FAMILIES else margin
-        if self.family in LEAD_FAMILIES:
-            self.utility = lead
         self.playout_policy = "rules" if match.variant in RULES_PLAYOUTS else "greedy"
 
     def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> Option:
-        if isinstance(view, HornochsenView):
-            options = hornochsen_candidates(view, options, HORNOCHSEN_KEEP)
         if len(options) == 1:
             return options[0]
         stop = stop_time(clock, share=self.share)
         if isinstance(view, HornochsenView):
-            simulate = joint_simulation(view, options)
-            joint = evaluate_jointly(options, simulate, stop, self.rng, batch=HORNOCHSEN_BATCH)
-            return confident_choice(joint, HORNOCHSEN_Z)
+            # The rule-based bot's favourite first: it wins ties.
+            options = [option for option, _ in ranked(view, options)]
+            playouts = joint_simulation(view, options, HORNOCHSEN_GOAL)
+            return evaluate_jointly(options, playouts, stop, self.rng, batch=HORNOCHSEN_DEALS).best
         if isinstance(view, SixNimmtView):
             goal = "own" if self.utility is own_score else "margin"
             goal = SIXNIMMT_GOALS.get(self.variant, goal)
@@ -125,8 +108,5 @@ class MonteCarloBot(Bot):
             policy=POLICIES.get(self.family),
             utility=self.utility,
             round_only=True,
-            horizon=HORIZONS.get(self.family),
         )
-        if isinstance(view, HornochsenView):
-            return confident_choice(evaluation, HORNOCHSEN_Z)
         return evaluation.best

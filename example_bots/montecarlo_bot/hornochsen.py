@@ -9,7 +9,8 @@ equal values), to the end of the game. A playout scores the share of the win.
 
 The rows keep their places in the arrays: a collected row is marked dead, not removed, so
 row ``r`` of the view is slot ``r`` throughout. One step of every unfinished game is
-played per loop, so a batch takes as many loops as its longest game has steps.
+played per loop (finished games leave the arrays), so a batch takes as many loops as its
+longest game has steps.
 """
 
 from __future__ import annotations
@@ -76,6 +77,10 @@ class Table:
     turn: IntArray  # (g,)
     steps: IntArray  # (g,) steps already taken this turn
     over: BoolArray  # (g,)
+
+    def select(self, games: BoolArray) -> Table:
+        """The games where `games` (g,) is set, as a table of their own."""
+        return Table(**{f.name: getattr(self, f.name)[games] for f in fields(self)})
 
     def repeat(self, times: int) -> Table:
         """`times` copies of the batch, one after the other (copy c holds games
@@ -161,123 +166,122 @@ def action_of(option: Option, table: Table, hand: Sequence[int]) -> int:
     return table.slots + 2 * table.rows
 
 
-def targets(table: Table, games: IntArray, cards: IntArray) -> IntArray:
-    """The row each of `cards` (k, h) goes to in `games`: the highest end below it, else
-    the highest end (meaningless where no row is left). One sorted search for all games:
-    each game's ends are sorted and offset into a range of its own."""
-    k, rows = len(games), table.rows
-    ends = np.where(table.alive[games], table.end[games], 0)  # a dead row: below every card
+def targets(table: Table, cards: IntArray) -> IntArray:
+    """The row each of `cards` (g, h) goes to: the highest end below it, else the highest
+    end (meaningless where no row is left). One sorted search for all games: each game's
+    ends are sorted and offset into a range of its own."""
+    games, rows = len(cards), table.rows
+    ends = np.where(table.alive, table.end, 0)  # a dead row: below every card
     order = ends.argsort(axis=1)
-    game = np.arange(k, dtype=np.int64)[:, None]
+    game = np.arange(games, dtype=np.int64)[:, None]
     offset = game * _GAME_SPAN
     flat = (np.take_along_axis(ends, order, axis=1) + offset).ravel()
     found = np.searchsorted(flat, (cards + offset).ravel()).reshape(cards.shape)
     below = found - game * rows  # ends (dead or alive) below each card
-    dead = (rows - table.alive[games].sum(axis=1))[:, None]
+    dead = rows - table.alive.sum(axis=1, keepdims=True)
     place = np.where(below > dead, below - 1, rows - 1)
     row: IntArray = np.take_along_axis(order, place, axis=1)
     return row
 
 
 def _at(array: IntArray, rows: IntArray) -> IntArray:
-    """`array` (k, r) at per-game, per-slot rows (k, h)."""
+    """`array` (g, r) at per-game, per-slot rows (g, h)."""
     return np.take_along_axis(array, rows, axis=1)
 
 
-def rules_values(table: Table, games: IntArray) -> tuple[FloatArray, IntArray]:
-    """The rule-based bot's value of every action of the seat to move in `games` (k, a),
-    -inf where illegal, and each played card's row (k, h)."""
-    k, rows, slots = len(games), table.rows, table.slots
-    seat = table.turn[games]
-    cards = table.hand[games, seat]  # (k, h)
-    row = targets(table, games, cards)
-    length = _at(table.length[games], row)
-    row_points = _at(table.points[games], row)
-    row_x2 = _at(table.row_x2[games].astype(np.int64), row)
-    row_plus5 = _at(table.row_plus5[games].astype(np.int64), row)
+def _any_row(rows: BoolArray) -> BoolArray:
+    """(g, 1): whether any of each game's rows (g, r) is set."""
+    found: BoolArray = np.any(rows, axis=1, keepdims=True)
+    return found
+
+
+def rules_values(table: Table) -> tuple[FloatArray, IntArray]:
+    """The rule-based bot's value of every action of the seat to move in each game (g, a),
+    -inf where illegal, and the row of each card in its hand (g, h)."""
+    games, rows = len(table.turn), table.rows
+    game = np.arange(games)
+    seat = table.turn
+    cards = table.hand[game, seat]  # (g, h)
+    row = targets(table, cards)
+    row_x2 = table.row_x2.astype(np.int64)
+    row_plus5 = table.row_plus5.astype(np.int64)
     card_points = POINTS[cards]
-    own_points = table.pile_points[games, seat][:, None]
-    own_x2 = table.pile_x2[games, seat][:, None]
-    own_plus5 = table.pile_plus5[games, seat][:, None]
+    own_points = table.pile_points[game, seat][:, None]
+    own_x2 = table.pile_x2[game, seat][:, None]
+    own_plus5 = table.pile_plus5[game, seat][:, None]
+
+    # Bull cards: a row's 5th collects it (worth the change in our score), its 4th feeds
+    # the next player (worth minus most of what the row would give them).
+    length = _at(table.length, row)
+    points = _at(table.points, row) + card_points
+    x2_at, plus5_at = _at(row_x2, row), _at(row_plus5, row)
     now = pile_value(own_points, own_plus5, own_x2)
-    collected = own_points + row_points + card_points
-    gain = pile_value(collected, own_plus5 + row_plus5, own_x2 + row_x2) - now
-    worth = pile_value(row_points + card_points, row_plus5, row_x2)
+    gain = pile_value(own_points + points, own_plus5 + plus5_at, own_x2 + x2_at) - now
+    worth = pile_value(points, plus5_at, x2_at)
     feed = -FEED_SHARE * np.maximum(worth, 0) + POISON_SHARE * np.maximum(-worth, 0) - FEED_COST
     play = np.where(
         length + 1 == ROW_FULL, gain, np.where(length + 2 == ROW_FULL, feed, -IDLE_COST)
     )
-    live = table.alive[games]
+    live = table.alive
     play = np.where((cards > 0) & _any_row(live), play, -np.inf)
 
     # Specials: on a row a hand card collects now (the lowest such card), with a step to
     # spare, worth what they add to that collection; else held while the hand is large,
     # else dumped where they help the next collector least.
-    collector = np.full((k, rows), _NO_CARD, dtype=np.int64)  # the lowest card for each row
-    game = np.arange(k)
-    for slot in range(slots):
-        card = np.where(cards[:, slot] > 0, cards[:, slot], _NO_CARD)
-        collector[game, row[:, slot]] = np.minimum(collector[game, row[:, slot]], card)
-    table_length = table.length[games]
-    collectable = (collector < _NO_CARD) & (table_length + 1 == ROW_FULL)
-    collectable &= (table.steps[games] <= MAX_STEPS - 2)[:, None]
-    collector_points = POINTS[np.where(collector < _NO_CARD, collector, 0)]
-    table_points = table.points[games]
-    table_x2 = table.row_x2[games].astype(np.int64)
-    table_plus5 = table.row_plus5[games].astype(np.int64)
-    with_row = own_points + table_points + collector_points
-    plain = pile_value(with_row, own_plus5 + table_plus5, own_x2 + table_x2)
-    extra_x2 = pile_value(with_row, own_plus5 + table_plus5, own_x2 + table_x2 + 1) - plain
-    extra_plus5 = pile_value(with_row, own_plus5 + table_plus5 + 1, own_x2 + table_x2) - plain
-    bull_cards = (cards > 0).sum(axis=1)[:, None]
-    dump = SPECIAL_LEFT_COST - DUMP_ROW_COST * table_length
-    dump_x2 = dump - pile_value(table_points, table_plus5, table_x2)
-    dump_plus5 = dump - 5.0
-    hold = np.where(bull_cards > DUMP_HAND, -HOLD_COST, np.nan)
-    x2 = np.where(collectable, extra_x2, np.where(np.isnan(hold), dump_x2, hold))
-    plus5 = np.where(collectable, extra_plus5, np.where(np.isnan(hold), dump_plus5, hold))
-    x2 = np.where(live & ~table.row_x2[games] & table.hand_x2[games, seat][:, None], x2, -np.inf)
-    plus5 = np.where(
-        live & ~table.row_plus5[games] & table.hand_plus5[games, seat][:, None], plus5, -np.inf
+    collector = np.full((games, rows), _NO_CARD, dtype=np.int64)  # the lowest card per row
+    held = cards > 0
+    np.minimum.at(
+        collector, (np.broadcast_to(game[:, None], cards.shape)[held], row[held]), cards[held]
     )
-    end = np.where(table.steps[games] > 0, 0.0, -np.inf)[:, None]
+    collectable = (collector < _NO_CARD) & (table.length + 1 == ROW_FULL)
+    collectable &= (table.steps <= MAX_STEPS - 2)[:, None]
+    collector_points = POINTS[np.where(collector < _NO_CARD, collector, 0)]
+    with_row = own_points + table.points + collector_points
+    plus5_then, x2_then = own_plus5 + row_plus5, own_x2 + row_x2
+    plain = pile_value(with_row, plus5_then, x2_then)
+    extra_x2 = pile_value(with_row, plus5_then, x2_then + 1) - plain
+    extra_plus5 = pile_value(with_row, plus5_then + 1, x2_then) - plain
+    holding = ((cards > 0).sum(axis=1) > DUMP_HAND)[:, None]
+    dump = SPECIAL_LEFT_COST - DUMP_ROW_COST * table.length
+    dump_x2 = np.where(holding, -HOLD_COST, dump - pile_value(table.points, row_plus5, row_x2))
+    dump_plus5 = np.where(holding, -HOLD_COST, dump - 5.0)
+    x2 = np.where(collectable, extra_x2, dump_x2)
+    plus5 = np.where(collectable, extra_plus5, dump_plus5)
+    x2 = np.where(live & ~table.row_x2 & table.hand_x2[game, seat][:, None], x2, -np.inf)
+    plus5 = np.where(
+        live & ~table.row_plus5 & table.hand_plus5[game, seat][:, None], plus5, -np.inf
+    )
+    end = np.where(table.steps > 0, 0.0, -np.inf)[:, None]
     values = np.concatenate([play, x2, plus5, end], axis=1).astype(np.float64)
-    assert values.shape == (k, slots + 2 * rows + 1)
     return values, row
 
 
-def option_keys(table: Table, games: IntArray) -> FloatArray:
-    """The engine's order of the options (k, a), lowest first: by card, a special's card
+def option_keys(table: Table) -> FloatArray:
+    """The engine's order of the options (g, a), lowest first: by card, a special's card
     being its kind (X2 = 1, PLUS5 = 2), a bull card before the specials of its number,
     specials by row, END_TURN last. The rule-based bot takes the first of equal values."""
-    cards = table.hand[games, table.turn[games]].astype(np.float64)
+    games = len(table.turn)
+    cards = table.hand[np.arange(games), table.turn].astype(np.float64)
     rows = np.arange(table.rows, dtype=np.float64)
-    x2 = np.broadcast_to(Special.X2 * 1000.0 + 1 + rows, (len(games), table.rows))
-    plus5 = np.broadcast_to(Special.PLUS5 * 1000.0 + 1 + rows, (len(games), table.rows))
-    end = np.full((len(games), 1), _END_KEY)
+    x2 = np.broadcast_to(Special.X2 * 1000.0 + 1 + rows, (games, table.rows))
+    plus5 = np.broadcast_to(Special.PLUS5 * 1000.0 + 1 + rows, (games, table.rows))
+    end = np.full((games, 1), _END_KEY)
     return np.concatenate([cards * 1000.0, x2, plus5, end], axis=1)
 
 
-def rules_actions(table: Table, games: IntArray) -> tuple[IntArray, IntArray]:
-    """The rule-based bot's action in each of `games`, and the rows of the hand's cards."""
-    values, row = rules_values(table, games)
+def rules_actions(table: Table) -> tuple[IntArray, IntArray]:
+    """The rule-based bot's action in each game, and the rows of the hand's cards."""
+    values, row = rules_values(table)
     best = values.max(axis=1, keepdims=True)
-    keys = np.where(values == best, option_keys(table, games), np.inf)
+    keys = np.where(values == best, option_keys(table), np.inf)
     actions: IntArray = keys.argmin(axis=1)
     return actions, row
-
-
-def _any_row(rows: BoolArray) -> BoolArray:
-    """(k, 1): whether any of each game's rows (k, r) is set."""
-    found: BoolArray = np.any(rows, axis=1, keepdims=True)
-    return found
 
 
 def can_play(table: Table, games: IntArray) -> BoolArray:
     """(k, n): the seat has a bull card and a row is left, or a special some row takes."""
     live = table.alive[games]
-    rows_left = _any_row(live)
-    bull = (table.hand[games] > 0).any(axis=2) & rows_left
+    bull = (table.hand[games] > 0).any(axis=2) & _any_row(live)
     x2_fits = _any_row(live & ~table.row_x2[games])
     plus5_fits = _any_row(live & ~table.row_plus5[games])
     result: BoolArray = (
@@ -298,15 +302,16 @@ def next_turn(table: Table, games: IntArray) -> None:
     table.over[games] |= ~able.any(axis=1)
 
 
-def apply(table: Table, games: IntArray, actions: IntArray, rows: IntArray) -> None:
-    """Apply one legal action in each of `games` (`rows`: the rows of the hand's cards)."""
+def apply(table: Table, actions: IntArray, rows: IntArray) -> None:
+    """Apply one legal action (g,) in each game (`rows`: the rows of the hand's cards)."""
     slots, count = table.slots, table.rows
-    seat = table.turn[games]
+    games = np.arange(len(actions))
+    seat = table.turn
     ending = actions == slots + 2 * count
     play = actions < slots
     g, s, slot = games[play], seat[play], actions[play]
     card = table.hand[g, s, slot]
-    row = rows[play, slot]
+    row = rows[g, slot]
     table.hand[g, s, slot] = 0
     table.length[g, row] += 1
     table.end[g, row] = card
@@ -337,17 +342,26 @@ def apply(table: Table, games: IntArray, actions: IntArray, rows: IntArray) -> N
 
 def play_out(table: Table, first: IntArray | None = None) -> IntArray:
     """Play every game to its end, every seat as the rule-based bot; `first` (g,) is the
-    action to take first in every game instead. Returns the final scores (g, n)."""
+    action to take first in every game instead. Returns the final scores (g, n).
+
+    Finished games leave the table (which is consumed), so that every step works on
+    whole arrays of games still playing."""
+    scores = np.zeros(table.pile_points.shape, dtype=np.int64)
+    ids = np.arange(len(table.turn))  # the games still playing, by their place in `scores`
     pending = first
     while True:
-        games = np.flatnonzero(~table.over)
-        if not len(games):
-            return table.scores()
-        actions, rows = rules_actions(table, games)
+        over = table.over
+        if over.any():
+            scores[ids[over]] = table.select(over).scores()
+            playing = ~over
+            if not playing.any():
+                return scores
+            table, ids = table.select(playing), ids[playing]
+            pending = pending[playing] if pending is not None else None
+        actions, rows = rules_actions(table)
         if pending is not None:
-            actions = pending[games]
-            pending = None
-        apply(table, games, actions, rows)
+            actions, pending = pending, None
+        apply(table, actions, rows)
 
 
 def joint_simulation(

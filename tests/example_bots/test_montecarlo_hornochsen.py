@@ -21,8 +21,6 @@ from sdk.game.cards import HORNOCHSEN_POINTS
 from sdk.game.core import Option, OptionKind, Special
 from sdk.game.hornochsen import HornochsenState, new_game
 
-ONE = np.array([0])
-
 
 def rules_game(state: HornochsenState) -> list[int]:
     """Play `state` to the end with the rule-based bot in every seat."""
@@ -50,9 +48,9 @@ def test_each_step_is_the_rule_based_bots_choice(players: int) -> None:
             seat = state.pending()[0]
             assert int(table.turn[0]) == seat and not table.over[0]
             chosen = choose(state.view(seat), state.legal_options(seat))
-            actions, rows = rules_actions(table, ONE)
+            actions, rows = rules_actions(table)
             assert int(actions[0]) == slot_of(chosen, table, seat), (seed, chosen)
-            apply(table, ONE, actions, rows)
+            apply(table, actions, rows)
             state.apply(seat, chosen)
         assert table.over[0]
         assert table.scores()[0].tolist() == state.scores()
