@@ -22,9 +22,13 @@ def bot_name(standing: Standing) -> str:
 
 
 def markdown(store: LeagueStore) -> str:
-    """The table: a row per variant, a column pair (mean score, win rate) per bot."""
+    """The table: a row per variant, a column pair (mean score, win rate) per bot, the
+    bots in the order they were registered (the league file's)."""
     tables = {v["id"]: store.standings(v["id"]) for v in store.variants()}
-    bots = sorted({bot_name(s) for rows in tables.values() for s in rows})
+    played = {bot_name(s) for rows in tables.values() for s in rows}
+    registered = [b.spec.name or b.spec.key for b in store.bots()]  # the league file's order
+    bots = [b for b in dict.fromkeys(registered) if b in played]
+    bots += sorted(played - set(bots))
     head = ["variant", "matches"] + [f"{b} {what}" for b in bots for what in ("mean", "wins")]
     lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
     for variant, rows in tables.items():
