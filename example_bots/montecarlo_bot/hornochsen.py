@@ -5,7 +5,8 @@ bull cards (the specials in each hand are public: every seat is dealt one of eac
 the history shows what was played). The option under test is applied first; then every
 seat, the bot included, plays each step as the rule-based bot would
 (:mod:`example_bots.rules_bot.hornochsen`, the same values and the same choice among
-equal values), to the end of the game. A playout scores the share of the win.
+equal values), to the end of the game, and is scored by the bot's utility (its margin
+over the others' mean, or its share of the win).
 
 The rows keep their places in the arrays: a collected row is marked dead, not removed, so
 row ``r`` of the view is slot ``r`` throughout. One step of every unfinished game is
@@ -365,13 +366,13 @@ def play_out(table: Table, first: IntArray | None = None) -> IntArray:
 
 
 def joint_simulation(
-    view: HornochsenView, options: Sequence[Option], utility: str = "win"
+    view: HornochsenView, options: Sequence[Option], utility: str = "margin"
 ) -> JointSimulation:
     """A joint simulation of `options` from `view` for :func:`sdk.montecarlo.evaluate_jointly`:
     each call samples its deals, plays every option out on each to the end of the game and
     returns the bot's utility per option and deal. `utility` as
-    :func:`example_bots.montecarlo_bot.sixnimmt.value` ("win": the share of the win, the
-    margin over the others' mean / 1000 breaking ties)."""
+    :func:`example_bots.montecarlo_bot.sixnimmt.value`: "margin", our points against the
+    others' mean; "win", the share of the win (the margin / 1000 breaking ties)."""
     seat = view.header.seat
 
     def simulate(deals: int, seed: int) -> list[list[float]]:
