@@ -19,6 +19,7 @@ CASES = {
         "refereed / fan-out echo",
     ),
     "league": (["--matches", "12", "--executor", "local"], "matches/s"),
+    "grpc_streams": (["--steps", "20", "--rounds", "1", "--matches", "1"], "stream / unary"),
     "leaderboard": (["--matches", "12", "--distinct", "4"], "cold build of 12 matches"),
     "strength": (
         ["--deals", "1", "--decision-ms", "40", "--variant", "6nimmt:rounds=1"],
