@@ -266,9 +266,10 @@ def evaluate_batched(
     return Evaluation(opts, tuple(count), means, rounds)
 
 
-JointSimulation = Callable[[int, int], Sequence[Sequence[float]]]
-"""(deals, batch seed) -> utility[option][deal]: every option played out on each of
-`deals` sampled deals, all in one call."""
+JointSimulation = Callable[[int, int, float], Sequence[Sequence[float]] | None]
+"""(deals, batch seed, stop_at) -> utility[option][deal]: every option played out on each
+of `deals` sampled deals, all in one call; None when `stop_at` (a time.monotonic time)
+came before the batch was done."""
 
 
 def evaluate_jointly(
@@ -286,9 +287,11 @@ def evaluate_jointly(
     A vectorised batch costs a fixed part (its loop) plus a part per deal, so the first
     round is a single deal, which bounds the fixed part; each later round is as large as
     fits before `stop_at` (at most `batch` deals), at the fixed part plus the slowest
-    time per added deal seen so far. Every deal carries every option, so the result has
-    the paired gains over the first option and their standard errors, as
-    :func:`evaluate` has. `max_rounds` caps the rounds (for tests).
+    time per added deal seen so far. A round the simulation gives up at `stop_at` (it
+    returns None; the first round may, at a short deadline) ends the sampling. With no
+    round done, the means are -inf and ``.best`` is the first option. Every deal carries
+    every option, so the result has the paired gains over the first option and their
+    standard errors, as :func:`evaluate` has. `max_rounds` caps the rounds (for tests).
     """
     opts = tuple(options)
     total = [0.0] * len(opts)
@@ -303,7 +306,9 @@ def evaluate_jointly(
             size = min(batch, int((stop_at - begin - fixed) / (per_deal or fixed)))
         if size < 1 or begin >= stop_at:
             break
-        utilities = simulate(size, rng.getrandbits(63))
+        utilities = simulate(size, rng.getrandbits(63), stop_at)
+        if utilities is None:
+            break
         elapsed = clock() - begin
         if rounds:
             per_deal = max(per_deal, (elapsed - fixed) / size)

@@ -16,6 +16,8 @@ longest game has steps.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
@@ -341,16 +343,22 @@ def apply(table: Table, actions: IntArray, rows: IntArray) -> None:
     next_turn(table, np.concatenate([games[ending], going[done]]))
 
 
-def play_out(table: Table, first: IntArray | None = None) -> IntArray:
+def play_out(
+    table: Table, first: IntArray | None = None, stop_at: float = math.inf
+) -> IntArray | None:
     """Play every game to its end, every seat as the rule-based bot; `first` (g,) is the
-    action to take first in every game instead. Returns the final scores (g, n).
+    action to take first in every game instead. Returns the final scores (g, n), or None
+    if `stop_at` (a time.monotonic time) comes first.
 
     Finished games leave the table (which is consumed), so that every step works on
     whole arrays of games still playing."""
     scores = np.zeros(table.pile_points.shape, dtype=np.int64)
     ids = np.arange(len(table.turn))  # the games still playing, by their place in `scores`
     pending = first
+    clock = time.monotonic
     while True:
+        if clock() >= stop_at:
+            return None
         over = table.over
         if over.any():
             scores[ids[over]] = table.select(over).scores()
@@ -375,10 +383,12 @@ def joint_simulation(
     others' mean; "win", the share of the win (the margin / 1000 breaking ties)."""
     seat = view.header.seat
 
-    def simulate(deals: int, seed: int) -> list[list[float]]:
+    def simulate(deals: int, seed: int, stop_at: float) -> list[list[float]] | None:
         table = deal(view, deals, np.random.default_rng(seed)).repeat(len(options))
         first = np.repeat([action_of(o, table, view.hand) for o in options], deals)
-        scores = play_out(table, first.astype(np.int64))
+        scores = play_out(table, first.astype(np.int64), stop_at)
+        if scores is None:
+            return None
         utilities = value(-scores.astype(np.float64), seat, utility)
         rows: list[list[float]] = utilities.reshape(len(options), deals).tolist()
         return rows

@@ -4,6 +4,9 @@ option of a position; its deals are consistent with the seat's view."""
 
 from __future__ import annotations
 
+import math
+import time
+
 import numpy as np
 import pytest
 
@@ -69,6 +72,7 @@ def test_a_whole_batch_scores_as_the_engine_from_every_option_of_a_position() ->
     table = deal(view, 1, np.random.default_rng(0)).repeat(len(options))
     first = np.array([action_of(o, table, state.hands[seat]) for o in options])
     scores = play_out(table, first)
+    assert scores is not None
     for index, option in enumerate(options):
         after = state.clone()
         after.apply(seat, option)
@@ -110,8 +114,17 @@ def test_joint_simulation_plays_every_option_on_the_same_deals() -> None:
     view = state.view(0)
     collect, feed = Option(OptionKind.PLAY, 17), Option(OptionKind.PLAY, 62)
     simulate = joint_simulation(view, [collect, feed, collect])
-    utilities = simulate(32, 7)
+    utilities = simulate(32, 7, math.inf)
+    assert utilities is not None
     assert len(utilities) == 3 and all(len(u) == 32 for u in utilities)
     assert utilities[0] == utilities[2]  # the same option on the same deals
     assert utilities[0] != utilities[1]
-    assert simulate(32, 7) == utilities  # a batch seed gives the same deals
+    assert simulate(32, 7, math.inf) == utilities  # a batch seed gives the same deals
+
+
+def test_a_batch_gives_up_at_its_stop_time() -> None:
+    state = new_game("hornochsen", {}, 6, 2)
+    simulate = joint_simulation(state.view(0), state.legal_options(0))
+    assert simulate(64, 1, time.monotonic()) is None  # the time is up before the first step
+    table = deal(state.view(-1), 8, np.random.default_rng(0))
+    assert play_out(table, stop_at=time.monotonic() - 1) is None

@@ -81,7 +81,7 @@ def test_lead_is_against_the_best_other_seat() -> None:
 def test_evaluate_jointly_pairs_the_options_on_each_deal() -> None:
     sizes: list[int] = []
 
-    def simulate(deals: int, seed: int) -> list[list[float]]:
+    def simulate(deals: int, seed: int, stop_at: float) -> list[list[float]]:
         sizes.append(deals)
         luck = random.Random(seed)
         base = [luck.random() * 10 for _ in range(deals)]  # shared by every option
@@ -102,7 +102,7 @@ def test_evaluate_jointly_pairs_the_options_on_each_deal() -> None:
 def test_evaluate_jointly_sizes_its_rounds_to_the_time_left() -> None:
     sizes: list[int] = []
 
-    def simulate(deals: int, seed: int) -> list[list[float]]:
+    def simulate(deals: int, seed: int, stop_at: float) -> list[list[float]]:
         sizes.append(deals)
         busy_until = time.monotonic() + 0.02 + 0.002 * deals  # a loop, then per deal
         while time.monotonic() < busy_until:
@@ -114,3 +114,16 @@ def test_evaluate_jointly_sizes_its_rounds_to_the_time_left() -> None:
     assert time.monotonic() < stop_at + 0.01
     assert sizes[0] == 1 and max(sizes) == 20 and len(sizes) >= 3
     assert found.best == OPTIONS[2]
+
+
+def test_evaluate_jointly_keeps_the_first_option_when_no_round_finishes() -> None:
+    stops: list[float] = []
+
+    def simulate(deals: int, seed: int, stop_at: float) -> list[list[float]] | None:
+        stops.append(stop_at)
+        return None  # the simulation gave up at stop_at
+
+    stop_at = time.monotonic() + 5
+    found = evaluate_jointly(OPTIONS, simulate, stop_at, random.Random(6))
+    assert stops == [stop_at]  # told when to give up, and not asked again
+    assert found.deals == 0 and found.best == OPTIONS[0]
