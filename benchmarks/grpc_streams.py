@@ -124,7 +124,7 @@ def main() -> None:
         return
     if min(args.matches, args.steps, args.rounds) < 1:
         parser.error("--matches, --steps and --rounds must be at least 1")
-    folder = tempfile.mkdtemp(prefix="bullring-streams-")
+    folder = tempfile.mkdtemp(prefix="bs-")  # short: a Unix socket path has ~107 bytes
     addresses = [f"unix:{folder}/echo{i}.sock" for i in range(args.matches * SEATS)]
     servers = [
         subprocess.Popen([sys.executable, "-m", "benchmarks.grpc_streams", "--serve", a], cwd=ROOT)

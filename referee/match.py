@@ -44,6 +44,7 @@ DISCARD_KINDS = frozenset(
 )
 END_MATCH_TIMEOUT_S = 2.0
 DECIDE_METHOD = "/{}/Decide".format(pb.DESCRIPTOR.services_by_name["Bot"].full_name)
+DECIDE_STREAM_METHOD = "/{}/DecideStream".format(pb.DESCRIPTOR.services_by_name["Bot"].full_name)
 LOST_CONNECTION_CODES = (
     grpc.StatusCode.UNAVAILABLE,
     grpc.StatusCode.CANCELLED,
@@ -98,6 +99,9 @@ class Seat:
     stub: pb_grpc.BotAsyncStub | None = None
     # Decide taking the request already encoded (codec.decide_request_bytes).
     decide_call: grpc.aio.UnaryUnaryMultiCallable[bytes, pb.DecideReply] | None = None
+    # DecideStream, for a process of the pool whose Hello offers it; the open stream.
+    decide_stream_call: grpc.aio.StreamStreamMultiCallable[bytes, pb.DecideReply] | None = None
+    stream: grpc.aio.StreamStreamCall[bytes, pb.DecideReply] | None = None
     faults: list[Fault] = field(default_factory=list)
     forfeited: bool = False
     decisions: int = 0
@@ -191,11 +195,13 @@ class MatchRunner:
         timeout = (clock.decision_ms + bank) / 1000.0 if clock.enabled else None
         assert seat.decide_call is not None
         t0 = time.perf_counter()
-        try:
-            reply = await seat.decide_call(request, timeout=timeout)
-            error = None
-        except grpc.aio.AioRpcError as exc:
-            reply, error = None, exc
+        if seat.decide_stream_call is not None:
+            reply, error = await self.exchange(seat, request, timeout)
+        else:
+            try:
+                reply, error = await seat.decide_call(request, timeout=timeout), None
+            except grpc.aio.AioRpcError as exc:
+                reply, error = None, exc
         ms = (time.perf_counter() - t0) * 1000.0
         if clock.enabled:
             seat.bank_ms = max(0.0, seat.bank_ms - max(0.0, ms - clock.decision_ms))
@@ -213,6 +219,34 @@ class MatchRunner:
             detail = f"option_index {index} not offered ({len(options)} options)"
             return FALLBACK_INDEX, ms, Fault(seat.index, FaultKind.ILLEGAL, n, detail)
         return index, ms, None
+
+    async def exchange(
+        self, seat: Seat, request: bytes, timeout: float | None
+    ) -> tuple[pb.DecideReply | None, grpc.aio.AioRpcError | None]:
+        """One decision on the seat's stream, opened on first use. Any failure (a timeout
+        too) cancels the stream, so a late or broken reply never meets a later decision:
+        the next decision opens a new one."""
+        if seat.stream is None:
+            assert seat.decide_stream_call is not None
+            seat.stream = seat.decide_stream_call(None)
+        stream = seat.stream
+        error: grpc.aio.AioRpcError
+        try:
+            await stream.write(request)
+            reply = await asyncio.wait_for(stream.read(), timeout)
+        except TimeoutError:
+            error = _status_error(grpc.StatusCode.DEADLINE_EXCEEDED, "no reply in time")
+        except grpc.aio.AioRpcError as exc:
+            error = exc
+        except asyncio.InvalidStateError:  # the bot had already ended the stream
+            error = await _stream_end(stream)
+        else:
+            if isinstance(reply, pb.DecideReply):
+                return reply, None
+            error = await _stream_end(stream)  # read the end of the stream (EOF)
+        stream.cancel()
+        seat.stream = None
+        return None, error
 
     async def classify(self, seat: Seat, error: grpc.aio.AioRpcError) -> tuple[FaultKind, str]:
         """The fault kind of a failed call, and a one-line detail."""
@@ -291,6 +325,12 @@ class MatchRunner:
                 self.record_fault(seat, fault)
                 return
             seat.history_deltas = hello.history_deltas
+            if hello.decide_stream and process is not None:  # (an endpoint gets calls)
+                seat.decide_stream_call = seat.channel.stream_stream(
+                    DECIDE_STREAM_METHOD,
+                    request_serializer=None,
+                    response_deserializer=pb.DecideReply.FromString,
+                )
             await seat.stub.StartMatch(
                 codec.match_info_to_proto(self.match_info(seat.index)), timeout=left()
             )
@@ -332,6 +372,9 @@ class MatchRunner:
             seat.discard = True
 
     async def close(self, seat: Seat) -> None:
+        if seat.stream is not None:
+            seat.stream.cancel()
+            seat.stream = None
         if seat.channel is not None:
             if seat.lease is not None and seat.lease.process is None:  # an endpoint's own
                 await seat.channel.close(None)
@@ -345,6 +388,22 @@ class MatchRunner:
         return self.replay.match_result(
             self.state, self.faults, forfeited, self.decision_count, duration_s
         )
+
+
+def _status_error(code: grpc.StatusCode, details: str) -> grpc.aio.AioRpcError:
+    """A failed call's error, for a decision stream's failures that raise none."""
+    return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(), details, None)
+
+
+async def _stream_end(
+    stream: grpc.aio.StreamStreamCall[bytes, pb.DecideReply],
+) -> grpc.aio.AioRpcError:
+    """The error of a decision stream the bot ended: its status, or UNKNOWN if it ended
+    the stream without an error (a bot must answer every request)."""
+    code = await stream.code()
+    if code == grpc.StatusCode.OK:
+        return _status_error(grpc.StatusCode.UNKNOWN, "the bot ended its decision stream")
+    return _status_error(code, await stream.details())
 
 
 async def play_match(

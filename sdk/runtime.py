@@ -19,7 +19,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent import futures
 from dataclasses import dataclass, field
 from types import FrameType
@@ -88,6 +88,7 @@ class BotService(pb_grpc.BotServicer):
             variants=self.variants,
             author=self.author,
             history_deltas=True,
+            decide_stream=True,
         )
 
     def StartMatch(
@@ -130,6 +131,14 @@ class BotService(pb_grpc.BotServicer):
             else:
                 return pb.DecideReply(option_index=index)
         context.abort(grpc.StatusCode.INTERNAL, failure)
+
+    def DecideStream(
+        self, request_iterator: Iterator[pb.DecideRequest], context: grpc.ServicerContext
+    ) -> Iterator[pb.DecideReply]:
+        """Decide, for each request of a session's stream in turn (a failure ends the
+        stream with the status Decide would have failed with)."""
+        for request in request_iterator:
+            yield self.Decide(request, context)
 
     def EndMatch(
         self, request: pb.EndMatchRequest, context: grpc.ServicerContext

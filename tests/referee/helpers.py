@@ -64,7 +64,8 @@ def group_members(pgrp: int) -> list[int]:
 
 def spy_records(file: Path) -> Iterator[tuple[int, bytes]]:
     """The calls a spy bot process recorded (tests/referee/bad_bots/spy.py): (kind, request
-    bytes) in order; kinds 1 Hello, 2 StartMatch, 3 Decide, 4 EndMatch."""
+    bytes) in order; kinds 1 Hello, 2 StartMatch, 3 Decide, 4 EndMatch, 5 a decision
+    stream opened (its Decide requests are kind 3 too)."""
     data, at = file.read_bytes(), 0
     while at < len(data):
         kind, size = struct.unpack_from("<BI", data, at)

@@ -44,13 +44,24 @@ def baseline() -> MatchResult:
     return match_with(bot_named("first_option"))
 
 
+def bad_bot(name: str, transport: str) -> BotSpec:
+    """A bad bot, deciding by calls or (offering DecideStream in its Hello) on a stream."""
+    spec = bot_named(name)
+    if transport == "stream":
+        spec = dataclasses.replace(spec, env={**spec.env, "BAD_BOT_STREAM": "1"})
+    return spec
+
+
+@pytest.mark.parametrize("transport", ["call", "stream"])
 @pytest.mark.parametrize("name", list(EXPECTED))
-def test_bad_bot_gets_typed_faults_and_the_match_goes_on(name: str, baseline: MatchResult) -> None:
+def test_bad_bot_gets_typed_faults_and_the_match_goes_on(
+    name: str, transport: str, baseline: MatchResult
+) -> None:
     kinds, at_setup = EXPECTED[name]
     clock = FAST_CLOCK
     if name == "never_ready":
         clock = dataclasses.replace(clock, setup_ms=1500)
-    result = match_with(bot_named(name), clock)
+    result = match_with(bad_bot(name, transport), clock)
 
     assert result.faults, "a fault must be recorded"
     assert {f.seat for f in result.faults} == {BAD_SEAT}
@@ -87,9 +98,10 @@ def test_forfeit_after_max_faults_stops_calls() -> None:
     assert all(d["auto"] and d["ms"] == 0 for d in bad[1:])
 
 
-def test_slow_bot_draws_on_its_time_bank_before_timing_out() -> None:
+@pytest.mark.parametrize("transport", ["call", "stream"])
+def test_slow_bot_draws_on_its_time_bank_before_timing_out(transport: str) -> None:
     clock = ClockSpec(decision_ms=200, time_bank_ms=1000, setup_ms=4000, max_faults=2)
-    result = match_with(bot_named("slow"), clock)
+    result = match_with(bad_bot("slow", transport), clock)
     bad = [d for d in result.replay["decisions"] if d["seat"] == BAD_SEAT]
     answered = [d for d in bad if d["fault"] is None and not d["auto"]]
     # Each answer overran by ~150 ms, so the 1000 ms bank paid for a few of them.

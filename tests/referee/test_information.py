@@ -134,11 +134,22 @@ def test_history_deltas_put_together_give_the_seats_view(variant: str, tmp_path:
     assert max(offsets) > 0 and offsets.count(0) <= VARIANTS[variant][0]
 
 
-def test_history_deltas_resend_what_a_failed_call_carried(tmp_path: Path) -> None:
+@pytest.mark.parametrize("transport", ["call", "stream"])
+def test_history_deltas_resend_what_a_failed_call_carried(transport: str, tmp_path: Path) -> None:
     """After a Decide that failed, the next request of the seat starts from the same offset
     (the bot may not have the failed call's events); after an answered one, from the end
-    of what that one carried. The histories put together still make the seat's views."""
-    assert spy_checks("6nimmt", range(1), tmp_path, deltas=True, fail_every=4) > 0
+    of what that one carried. The histories put together still make the seat's views.
+    On a decision stream, a failure ends the stream and the next decision opens another."""
+    stream = transport == "stream"
+    checked = spy_checks("6nimmt", range(1), tmp_path, deltas=True, fail_every=4, stream=stream)
+    assert checked > 0
+    for file in (tmp_path / "seed0").glob("*.bin"):
+        kinds = [kind for kind, _ in spy_records(file)]
+        failures = kinds.count(3) // 4
+        if stream:
+            assert 2 <= kinds.count(5) <= 1 + failures  # reopened after a failure
+        else:
+            assert kinds.count(5) == 0
     by_seat: dict[int, list[pb.DecideRequest]] = {}
     for request in sorted(read_raw(tmp_path / "seed0"), key=lambda r: r.decision_index):
         by_seat.setdefault(request.seat, []).append(request)
@@ -164,10 +175,16 @@ def read_raw(folder: Path) -> list[pb.DecideRequest]:
 
 
 def spy_checks(
-    variant: str, seeds: range, tmp_path: Path, deltas: bool, fail_every: int = 0
+    variant: str,
+    seeds: range,
+    tmp_path: Path,
+    deltas: bool,
+    fail_every: int = 0,
+    stream: bool = False,
 ) -> int:
     """Play seeded matches between spies; check every request; the number checked. With
-    `fail_every`, the spies' failures must be the only faults."""
+    `fail_every`, the spies' failures must be the only faults; with `stream`, the spies
+    offer decision streams."""
     players, options = VARIANTS[variant]
     checked = 0
     for seed in seeds:
@@ -177,6 +194,7 @@ def spy_checks(
             "SPY_DIR": str(folder),
             "SPY_DELTAS": "1" if deltas else "0",
             "SPY_FAIL_EVERY": str(fail_every),
+            "BAD_BOT_STREAM": "1" if stream else "0",
         }
         spy = dataclasses.replace(bot_named("spy"), env=env)
         spec = MatchSpec(f"spy-{seed}", variant, options, seed, (spy,) * players, ROOMY_CLOCK)

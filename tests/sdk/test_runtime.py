@@ -86,15 +86,18 @@ def start(stub: pb_grpc.BotStub, match_id: str, seat: int) -> None:
     stub.StartMatch(codec.match_info_to_proto(info), timeout=10)
 
 
-def decide(stub: pb_grpc.BotStub, match_id: str, seat: int, index: int = 0) -> int:
+def decide_request(match_id: str, seat: int, index: int = 0) -> pb.DecideRequest:
     header = ViewHeader("6nimmt", {}, 3, seat, 1, (0, 0, 0), (0, 1, 2), DecisionKind.PICK_CARD)
     rows = ((3,), (40,), (66,), (90,))
     view = SixNimmtView(
         header, HAND, rows, (4, 4, 4), (0, 0, 0), 104, (False,) * 3, (), 0, (), False, ()
     )
     options = [Option(OptionKind.CARD, card) for card in HAND]
-    request = codec.decide_request(match_id, seat, index, view, options, 500, 2000)
-    reply = stub.Decide(request, timeout=30)
+    return codec.decide_request(match_id, seat, index, view, options, 500, 2000)
+
+
+def decide(stub: pb_grpc.BotStub, match_id: str, seat: int, index: int = 0) -> int:
+    reply = stub.Decide(decide_request(match_id, seat, index), timeout=30)
     assert reply.HasField("option_index")
     return reply.option_index
 
@@ -222,3 +225,19 @@ def test_a_bad_listen_address_is_a_one_line_error() -> None:
     assert result.stderr.strip().splitlines() == [
         "error: listen address 'nonsense' must be unix:/path or host:port"
     ]
+
+
+def test_a_decision_stream_answers_each_request_in_turn(bot: BotProcess) -> None:
+    stub = bot.stub()
+    hello = stub.Hello(pb.HelloRequest(protocol_version=1, referee="tests"), timeout=10)
+    assert hello.decide_stream
+    start(stub, "stream", 1)
+    replies = stub.DecideStream(iter([decide_request("stream", 1, i) for i in range(5)]))
+    # The bot answers 0, 1, 2, 3, 0, as on calls; the stream ends when the requests do.
+    assert [r.option_index for r in replies] == [0, 1, 2, 3, 0]
+    start(stub, "raise-stream", 0)
+    failing = stub.DecideStream(iter([decide_request("raise-stream", 0)]))
+    with pytest.raises(grpc.RpcError) as raised:
+        list(failing)
+    assert raised.value.code() == grpc.StatusCode.INTERNAL  # as a Decide call would fail
+    assert "this bot always fails" in str(raised.value.details())

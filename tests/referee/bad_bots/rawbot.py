@@ -3,12 +3,15 @@
 It answers Hello and StartMatch correctly and plays the first legal option (the
 referee's documented fallback), so a match against it gives the same results as a
 forfeited seat. Subclasses override one call to misbehave. Run as a script, it listens
-where BULLRING_LISTEN says.
+where BULLRING_LISTEN says. With BAD_BOT_STREAM=1 in its environment its Hello offers
+DecideStream, which answers each request of the stream as Decide does (misbehaving the
+same way), so that the referee's stream path meets every fault too.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from concurrent import futures
 
 import grpc
@@ -26,7 +29,8 @@ class RawBot(pb_grpc.BotServicer):
         self.server: grpc.Server | None = None
 
     def Hello(self, request: pb.HelloRequest, context: grpc.ServicerContext) -> pb.HelloReply:
-        return pb.HelloReply(name=self.name, version="1", protocol_version=1)
+        streams = os.environ.get("BAD_BOT_STREAM") == "1"
+        return pb.HelloReply(name=self.name, version="1", protocol_version=1, decide_stream=streams)
 
     def StartMatch(
         self, request: pb.StartMatchRequest, context: grpc.ServicerContext
@@ -36,6 +40,12 @@ class RawBot(pb_grpc.BotServicer):
     def Decide(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> pb.DecideReply:
         self.decisions += 1
         return self.choose(request, context)
+
+    def DecideStream(
+        self, request_iterator: Iterator[pb.DecideRequest], context: grpc.ServicerContext
+    ) -> Iterator[pb.DecideReply]:
+        for request in request_iterator:
+            yield self.Decide(request, context)
 
     def choose(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> pb.DecideReply:
         return pb.DecideReply(option_index=0)

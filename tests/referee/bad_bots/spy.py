@@ -1,11 +1,13 @@
 """Plays at random (seeded) and records every request it receives, for the information
-leak test: each request goes, length-prefixed, to SPY_DIR/<pid>.bin. With SPY_DELTAS=1 it
-asks for history deltas (HelloReply.history_deltas); with SPY_FAIL_EVERY=K its every K-th
-Decide (after being recorded) fails with an error status."""
+leak test: each request goes, length-prefixed, to SPY_DIR/<pid>.bin (an opened decision
+stream as an empty record of its own). With SPY_DELTAS=1 it asks for history deltas
+(HelloReply.history_deltas); with SPY_FAIL_EVERY=K its every K-th Decide (after being
+recorded) fails with an error status; with BAD_BOT_STREAM=1 it offers DecideStream."""
 
 import os
 import struct
 import threading
+from collections.abc import Iterator
 from typing import BinaryIO
 
 import grpc
@@ -15,7 +17,7 @@ from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from tests.referee.bad_bots.rawbot import serve
 from tests.referee.bad_bots.seeded_random import SeededRandom
 
-KINDS = {"Hello": 1, "StartMatch": 2, "Decide": 3, "EndMatch": 4}
+KINDS = {"Hello": 1, "StartMatch": 2, "Decide": 3, "EndMatch": 4, "DecideStream": 5}
 
 
 class Spy(SeededRandom):
@@ -51,6 +53,12 @@ class Spy(SeededRandom):
         if self.fail_every and self.decisions % self.fail_every == 0:
             context.abort(grpc.StatusCode.INTERNAL, "the spy fails on purpose")
         return reply
+
+    def DecideStream(
+        self, request_iterator: Iterator[pb.DecideRequest], context: grpc.ServicerContext
+    ) -> Iterator[pb.DecideReply]:
+        self.record("DecideStream", pb.DecideRequest())  # a stream opened (no request)
+        yield from super().DecideStream(request_iterator, context)
 
     def EndMatch(
         self, request: pb.EndMatchRequest, context: grpc.ServicerContext

@@ -6,7 +6,8 @@ The Bullring bot protocol, version 1.
 
 The referee is the gRPC client; every bot is a gRPC server implementing `Bot`, plus the
 standard grpc.health.v1 and reflection services. A match is: Hello, StartMatch, then one
-Decide per decision of the bot's seat, then EndMatch. One bot process may serve several
+Decide per decision of the bot's seat (or, if the bot offers it, all of them on one
+DecideStream), then EndMatch. One bot process may serve several
 matches one after another or at once; (match_id, seat) names a session. The referee sends nothing but the
 seat's own view: never an opponent's hand, the deck order or unused cards.
 
@@ -189,6 +190,7 @@ class HelloReply(_message.Message):
     VARIANTS_FIELD_NUMBER: _builtins.int
     AUTHOR_FIELD_NUMBER: _builtins.int
     HISTORY_DELTAS_FIELD_NUMBER: _builtins.int
+    DECIDE_STREAM_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """bot name"""
     version: _builtins.str
@@ -200,6 +202,10 @@ class HelloReply(_message.Message):
     """The bot keeps each session's history, so its Decide requests may carry only the
     history events it has not been sent yet (see DecideRequest.history_offset). A bot
     that leaves this false always gets the whole history.
+    """
+    decide_stream: _builtins.bool
+    """The bot serves DecideStream: the referee may send its decisions on a stream per
+    session instead of a Decide call each.
     """
     @_builtins.property
     def variants(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -214,10 +220,11 @@ class HelloReply(_message.Message):
         variants: _abc.Iterable[_builtins.str] | None = ...,
         author: _builtins.str = ...,
         history_deltas: _builtins.bool = ...,
+        decide_stream: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "history_deltas", b"history_deltas", "name", b"name", "protocol_version", b"protocol_version", "variants", b"variants", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "decide_stream", b"decide_stream", "history_deltas", b"history_deltas", "name", b"name", "protocol_version", b"protocol_version", "variants", b"variants", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

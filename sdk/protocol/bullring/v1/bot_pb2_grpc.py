@@ -50,6 +50,11 @@ class BotStub:
                 request_serializer=bullring_dot_v1_dot_bot__pb2.DecideRequest.SerializeToString,
                 response_deserializer=bullring_dot_v1_dot_bot__pb2.DecideReply.FromString,
                 _registered_method=True)
+        self.DecideStream = channel.stream_stream(
+                '/bullring.v1.Bot/DecideStream',
+                request_serializer=bullring_dot_v1_dot_bot__pb2.DecideRequest.SerializeToString,
+                response_deserializer=bullring_dot_v1_dot_bot__pb2.DecideReply.FromString,
+                _registered_method=True)
         self.EndMatch = channel.unary_unary(
                 '/bullring.v1.Bot/EndMatch',
                 request_serializer=bullring_dot_v1_dot_bot__pb2.EndMatchRequest.SerializeToString,
@@ -81,6 +86,17 @@ class BotServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def DecideStream(self, request_iterator, context):
+        """The same decisions on one stream per session (match and seat), for bots whose Hello
+        sets decide_stream: the referee writes a DecideRequest whenever the seat is to move
+        and the bot writes one DecideReply for each, in order. The deadline is each request's
+        own (deadline_ms, then the time bank): at a timeout the referee cancels the stream and
+        opens a new one for the next decision. A stream message costs far less than a call.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def EndMatch(self, request, context):
         """The match is over: final scores and ranks.
         """
@@ -103,6 +119,11 @@ def add_BotServicer_to_server(servicer, server):
             ),
             'Decide': grpc.unary_unary_rpc_method_handler(
                     servicer.Decide,
+                    request_deserializer=bullring_dot_v1_dot_bot__pb2.DecideRequest.FromString,
+                    response_serializer=bullring_dot_v1_dot_bot__pb2.DecideReply.SerializeToString,
+            ),
+            'DecideStream': grpc.stream_stream_rpc_method_handler(
+                    servicer.DecideStream,
                     request_deserializer=bullring_dot_v1_dot_bot__pb2.DecideRequest.FromString,
                     response_serializer=bullring_dot_v1_dot_bot__pb2.DecideReply.SerializeToString,
             ),
@@ -191,6 +212,33 @@ class Bot:
             request,
             target,
             '/bullring.v1.Bot/Decide',
+            bullring_dot_v1_dot_bot__pb2.DecideRequest.SerializeToString,
+            bullring_dot_v1_dot_bot__pb2.DecideReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DecideStream(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/bullring.v1.Bot/DecideStream',
             bullring_dot_v1_dot_bot__pb2.DecideRequest.SerializeToString,
             bullring_dot_v1_dot_bot__pb2.DecideReply.FromString,
             options,

@@ -6,7 +6,8 @@ The Bullring bot protocol, version 1.
 
 The referee is the gRPC client; every bot is a gRPC server implementing `Bot`, plus the
 standard grpc.health.v1 and reflection services. A match is: Hello, StartMatch, then one
-Decide per decision of the bot's seat, then EndMatch. One bot process may serve several
+Decide per decision of the bot's seat (or, if the bot offers it, all of them on one
+DecideStream), then EndMatch. One bot process may serve several
 matches one after another or at once; (match_id, seat) names a session. The referee sends nothing but the
 seat's own view: never an opponent's hand, the deck order or unused cards.
 
@@ -47,6 +48,13 @@ class BotStub:
     """A match begins; the bot learns its seat, the variant and the clock."""
     Decide: _grpc.UnaryUnaryMultiCallable[_bot_pb2.DecideRequest, _bot_pb2.DecideReply]
     """Choose one of the legal options. Must answer before the request's deadline."""
+    DecideStream: _grpc.StreamStreamMultiCallable[_bot_pb2.DecideRequest, _bot_pb2.DecideReply]
+    """The same decisions on one stream per session (match and seat), for bots whose Hello
+    sets decide_stream: the referee writes a DecideRequest whenever the seat is to move
+    and the bot writes one DecideReply for each, in order. The deadline is each request's
+    own (deadline_ms, then the time bank): at a timeout the referee cancels the stream and
+    opens a new one for the next decision. A stream message costs far less than a call.
+    """
     EndMatch: _grpc.UnaryUnaryMultiCallable[_bot_pb2.EndMatchRequest, _bot_pb2.EndMatchReply]
     """The match is over: final scores and ranks."""
 
@@ -59,6 +67,13 @@ class BotAsyncStub(BotStub):
     """A match begins; the bot learns its seat, the variant and the clock."""
     Decide: _aio.UnaryUnaryMultiCallable[_bot_pb2.DecideRequest, _bot_pb2.DecideReply]  # type: ignore[assignment]
     """Choose one of the legal options. Must answer before the request's deadline."""
+    DecideStream: _aio.StreamStreamMultiCallable[_bot_pb2.DecideRequest, _bot_pb2.DecideReply]  # type: ignore[assignment]
+    """The same decisions on one stream per session (match and seat), for bots whose Hello
+    sets decide_stream: the referee writes a DecideRequest whenever the seat is to move
+    and the bot writes one DecideReply for each, in order. The deadline is each request's
+    own (deadline_ms, then the time bank): at a timeout the referee cancels the stream and
+    opens a new one for the next decision. A stream message costs far less than a call.
+    """
     EndMatch: _aio.UnaryUnaryMultiCallable[_bot_pb2.EndMatchRequest, _bot_pb2.EndMatchReply]  # type: ignore[assignment]
     """The match is over: final scores and ranks."""
 
@@ -86,6 +101,19 @@ class BotServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_bot_pb2.DecideReply, _abc.Awaitable[_bot_pb2.DecideReply]]:
         """Choose one of the legal options. Must answer before the request's deadline."""
+
+    @_abc_1.abstractmethod
+    def DecideStream(
+        self,
+        request_iterator: _MaybeAsyncIterator[_bot_pb2.DecideRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_bot_pb2.DecideReply], _abc.AsyncIterator[_bot_pb2.DecideReply]]:
+        """The same decisions on one stream per session (match and seat), for bots whose Hello
+        sets decide_stream: the referee writes a DecideRequest whenever the seat is to move
+        and the bot writes one DecideReply for each, in order. The deadline is each request's
+        own (deadline_ms, then the time bank): at a timeout the referee cancels the stream and
+        opens a new one for the next decision. A stream message costs far less than a call.
+        """
 
     @_abc_1.abstractmethod
     def EndMatch(
