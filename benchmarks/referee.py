@@ -13,6 +13,10 @@ and, in the same run, the rate of bare gRPC echo calls with the same concurrency
   match at once, each with one call in flight): the cheapest layout gRPC has, with every
   call to the same process.
 
+The refereed bots are SDK bots, so each seat's decisions travel on one DecideStream (see
+docs/referee.md); the echoes are bare unary calls, the issue's "bare gRPC echo call"
+(benchmarks/grpc_streams.py compares the two transports themselves).
+
 Target: refereed decisions/s >= 60% of the echo's calls/s; the ratio is printed against
 both echoes, and a busy machine moves the two apart (eight echo processes suffer more from
 other load than one). The echo servers are the same
