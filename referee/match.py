@@ -230,10 +230,14 @@ class MatchRunner:
             assert seat.decide_stream_call is not None
             seat.stream = seat.decide_stream_call(None)
         stream = seat.stream
+
+        async def round_trip() -> object:
+            await stream.write(request)
+            return await stream.read()
+
         error: grpc.aio.AioRpcError
         try:
-            await stream.write(request)
-            reply = await asyncio.wait_for(stream.read(), timeout)
+            reply = await asyncio.wait_for(round_trip(), timeout)  # the write counts too
         except TimeoutError:
             error = _status_error(grpc.StatusCode.DEADLINE_EXCEEDED, "no reply in time")
         except grpc.aio.AioRpcError as exc:
