@@ -198,6 +198,8 @@ async def check_hello(report: CheckReport, pool: BotPool, spec: BotSpec) -> list
         "author": reply.author,
         "protocol_version": reply.protocol_version,
         "variants": claimed,
+        "history_deltas": reply.history_deltas,
+        "decide_stream": reply.decide_stream,
     }
     if reply.protocol_version != codec.PROTOCOL_VERSION:
         report.problems.append(

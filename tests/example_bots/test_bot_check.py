@@ -107,6 +107,7 @@ def test_python_example_bot_passes_the_check(bot: str) -> None:
     report = json.loads(result.stdout)
     assert result.returncode == 0, report["problems"]
     assert report["passed"] and not report["faults"]
+    assert report["hello"]["decide_stream"] and report["hello"]["history_deltas"]
     # Late answers draw on the time bank (no fault). The Monte Carlo bot plans to finish
     # well before the deadline; that it never overruns is shown by test_montecarlo_clock,
     # which tells the bot's own lateness from a stalled machine. Here, on a machine shared
@@ -130,4 +131,5 @@ def test_typescript_bot_installs_and_passes_the_check() -> None:
     report = json.loads(result.stdout)
     assert result.returncode == 0, report["problems"]
     assert report["hello"]["name"] == "ts_bot"
+    assert report["hello"]["decide_stream"]  # so the check played it on decision streams
     assert report["passed"] and not report["faults"]

@@ -54,29 +54,39 @@ function loadService(file: string, pkg: string[], service: string): grpc.Service
 
 type Unary = grpc.handleUnaryCall<unknown, unknown>;
 
-function botHandlers(): Record<string, Unary> {
+function decide(request: DecideRequest): number {
+  try {
+    return choose(request.kind, request.view, request.options);
+  } catch (error) {
+    // A bug in the rules must not cost the match: fall back to the first option.
+    console.error(`decide failed: ${String(error)}`);
+    return 0;
+  }
+}
+
+function botHandlers(): grpc.UntypedServiceImplementation {
   return {
-    Hello: (_call, callback) =>
+    Hello: ((_call, callback) =>
       callback(null, {
         name: NAME,
         version: VERSION,
         protocol_version: PROTOCOL_VERSION,
         variants: [],
         author: AUTHOR,
-      }),
-    StartMatch: (_call, callback) => callback(null, {}),
-    Decide: (call, callback) => {
-      const request = call.request as DecideRequest;
-      try {
-        const index = choose(request.kind, request.view, request.options);
-        callback(null, { option_index: index });
-      } catch (error) {
-        // A bug in the rules must not cost the match: fall back to the first option.
-        console.error(`decide failed: ${String(error)}`);
-        callback(null, { option_index: 0 });
-      }
-    },
-    EndMatch: (_call, callback) => callback(null, {}),
+        decide_stream: true, // the referee may send a match's decisions on one stream
+      })) as Unary,
+    StartMatch: ((_call, callback) => callback(null, {})) as Unary,
+    Decide: ((call, callback) => {
+      callback(null, { option_index: decide(call.request as DecideRequest) });
+    }) as Unary,
+    // The same decisions on one stream per match and seat: a reply for each request, in order.
+    DecideStream: ((call: grpc.ServerDuplexStream<unknown, unknown>) => {
+      call.on("data", (request: unknown) => {
+        call.write({ option_index: decide(request as DecideRequest) });
+      });
+      call.on("end", () => call.end());
+    }) as grpc.handleBidiStreamingCall<unknown, unknown>,
+    EndMatch: ((_call, callback) => callback(null, {})) as Unary,
   };
 }
 
