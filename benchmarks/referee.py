@@ -47,7 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Iterable, Iterator
 from concurrent import futures
 from pathlib import Path
 
@@ -66,6 +66,7 @@ from referee.spec import ClockSpec, MatchSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 ECHO_METHOD = "/bench.Echo/Echo"
+ECHO_STREAM_METHOD = "/bench.Echo/Stream"  # benchmarks/grpc_streams.py: messages on a stream
 ECHO_PAYLOAD = b"x" * 16
 TARGET = 0.60
 
@@ -73,9 +74,18 @@ Echo = grpc.aio.UnaryUnaryMultiCallable[bytes, bytes]
 
 
 def serve_echo(address: str) -> None:
-    """An echo server: one Python gRPC server answering every call with its request."""
+    """An echo server: one Python gRPC server answering every call with its request (and
+    every message of a stream with that message)."""
+
+    def stream(requests: Iterator[bytes], context: grpc.ServicerContext) -> Iterator[bytes]:
+        yield from requests
+
     handler = grpc.method_handlers_generic_handler(
-        "bench.Echo", {"Echo": grpc.unary_unary_rpc_method_handler(lambda req, ctx: req)}
+        "bench.Echo",
+        {
+            "Echo": grpc.unary_unary_rpc_method_handler(lambda req, ctx: req),
+            "Stream": grpc.stream_stream_rpc_method_handler(stream),
+        },
     )
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
     server.add_generic_rpc_handlers((handler,))
