@@ -43,8 +43,9 @@ DISCARD_KINDS = frozenset(
     {FaultKind.CRASH, FaultKind.TIMEOUT, FaultKind.PROTOCOL, FaultKind.UNAVAILABLE}
 )
 END_MATCH_TIMEOUT_S = 2.0
-DECIDE_METHOD = "/{}/Decide".format(pb.DESCRIPTOR.services_by_name["Bot"].full_name)
-DECIDE_STREAM_METHOD = "/{}/DecideStream".format(pb.DESCRIPTOR.services_by_name["Bot"].full_name)
+BOT_SERVICE = pb.DESCRIPTOR.services_by_name["Bot"].full_name
+DECIDE_METHOD = f"/{BOT_SERVICE}/Decide"
+DECIDE_STREAM_METHOD = f"/{BOT_SERVICE}/DecideStream"
 LOST_CONNECTION_CODES = (
     grpc.StatusCode.UNAVAILABLE,
     grpc.StatusCode.CANCELLED,
