@@ -34,6 +34,7 @@ from sdk.game.views import View
 from sdk.match import MatchInfo, MatchOutcome
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
+from sdk.runtime import BOT_SERVICE
 
 REFEREE_NAME = "bullring-referee/1"
 FALLBACK_INDEX = 0  # the fallback option: the first legal option in canonical order
@@ -43,7 +44,6 @@ DISCARD_KINDS = frozenset(
     {FaultKind.CRASH, FaultKind.TIMEOUT, FaultKind.PROTOCOL, FaultKind.UNAVAILABLE}
 )
 END_MATCH_TIMEOUT_S = 2.0
-BOT_SERVICE = pb.DESCRIPTOR.services_by_name["Bot"].full_name
 DECIDE_METHOD = f"/{BOT_SERVICE}/Decide"
 DECIDE_STREAM_METHOD = f"/{BOT_SERVICE}/DecideStream"
 LOST_CONNECTION_CODES = (
