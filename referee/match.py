@@ -46,10 +46,14 @@ DISCARD_KINDS = frozenset(
 END_MATCH_TIMEOUT_S = 2.0
 DECIDE_METHOD = f"/{BOT_SERVICE}/Decide"
 DECIDE_STREAM_METHOD = f"/{BOT_SERVICE}/DecideStream"
+# Codes a call (or a decision stream) fails with when the bot's connection is lost: the
+# referee then waits briefly to tell a crashed process from a cut connection. INTERNAL is
+# one: a stream whose process dies may fail with "Internal error from Core".
 LOST_CONNECTION_CODES = (
     grpc.StatusCode.UNAVAILABLE,
     grpc.StatusCode.CANCELLED,
     grpc.StatusCode.UNKNOWN,
+    grpc.StatusCode.INTERNAL,
 )
 
 
