@@ -41,7 +41,13 @@ FALLBACK_INDEX = 0  # the fallback option: the first legal option in canonical o
 # Faults after which a pooled process is not reused (ILLEGAL is a bad choice, not a bad
 # process).
 DISCARD_KINDS = frozenset(
-    {FaultKind.CRASH, FaultKind.TIMEOUT, FaultKind.PROTOCOL, FaultKind.UNAVAILABLE}
+    {
+        FaultKind.CRASH,
+        FaultKind.TIMEOUT,
+        FaultKind.PROTOCOL,
+        FaultKind.UNAVAILABLE,
+        FaultKind.RESOURCE,
+    }
 )
 END_MATCH_TIMEOUT_S = 2.0
 DECIDE_METHOD = f"/{BOT_SERVICE}/Decide"
@@ -269,7 +275,8 @@ class MatchRunner:
         if code in LOST_CONNECTION_CODES:
             # A dying process fails the call before it is reaped: give it a moment.
             if process is not None and await process.wait_exit(0.25):
-                return FaultKind.CRASH, f"process {process.exit_description()} ({detail})"
+                kind, why = process.exit_fault()
+                return kind, f"{why} ({detail})"
             if code == grpc.StatusCode.UNAVAILABLE:
                 return FaultKind.UNAVAILABLE, detail
         return FaultKind.PROTOCOL, f"error status {detail}"
@@ -283,7 +290,7 @@ class MatchRunner:
             self.replay.setup_fault(fault.to_json())
         if (
             fault.decision < 0
-            or fault.kind == FaultKind.CRASH
+            or fault.kind in (FaultKind.CRASH, FaultKind.RESOURCE)
             or len(seat.faults) >= self.clock.max_faults
         ):
             seat.forfeited = True

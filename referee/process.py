@@ -200,6 +200,10 @@ class BotProcess:
                 return f"killed by signal {-code}"
         return f"exited with code {code}"
 
+    def exit_fault(self) -> tuple[FaultKind, str]:
+        """The fault a dead process is recorded as, and why: CRASH with how it ended."""
+        return FaultKind.CRASH, f"process {self.exit_description()}"
+
     def log_tail(self, max_chars: int = 2000) -> str:
         """The end of the bot's captured output (also after stop)."""
         try:

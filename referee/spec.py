@@ -21,6 +21,7 @@ class FaultKind(enum.StrEnum):
     UNAVAILABLE = "UNAVAILABLE"  # the endpoint could not be reached or never became ready
     ILLEGAL = "ILLEGAL"  # chose an option that was not offered
     PROTOCOL = "PROTOCOL"  # malformed, empty, oversized or wrong-version reply
+    RESOURCE = "RESOURCE"  # the bot's process tree went over a sandbox limit (memory, ...)
 
 
 @dataclass(frozen=True)
