@@ -13,7 +13,7 @@ import pytest
 from referee.league.config import load_league
 from referee.league.executors import LocalExecutor, RayExecutor
 from referee.league.runner import LeagueRunner
-from tests.referee.league.leagues import SMALL, snapshot, write_league
+from tests.referee.league.leagues import SMALL, share_key, snapshot, write_league
 
 ray = pytest.importorskip("ray")
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
@@ -34,6 +34,7 @@ def test_ray_and_local_give_the_same_league(tmp_path: Path) -> None:
     on_ray = LeagueRunner(config, RayExecutor(workers=2), tmp_path / "ray.sqlite").run()
     assert on_ray.errors == [] and on_ray.played == 24
     assert ray.is_initialized()  # the executor leaves a Ray instance it did not start
+    share_key(tmp_path / "ray.sqlite", tmp_path / "local.sqlite")  # the same deals
     local = LeagueRunner(config, LocalExecutor(workers=2), tmp_path / "local.sqlite").run()
     assert local.played == 24
     assert snapshot(tmp_path / "ray.sqlite") == snapshot(tmp_path / "local.sqlite")
