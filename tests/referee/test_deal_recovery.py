@@ -48,7 +48,7 @@ def accuracy(
     [
         ("check-my_bot-6nimmt-0", 1, 0),  # the old `bot check`: seeds 1, 2, ...
         ("0f3c9a1b2d4e", 7, 2),  # the old `bullring play --seed 7`
-        ("0f3c9a1b2d4e", 31_337, 3),  # a seed found by brute force over the old hint
+        ("0f3c9a1b2d4e", 12_345, 3),  # a seed found by brute force over the old hint
     ],
 )
 def test_the_attack_recovers_the_old_referee_derivation(

@@ -18,7 +18,7 @@ from pathlib import Path
 from sdk import Bot, DecisionClock, MatchInfo, Option, View, new_game, run
 from tests.referee.bad_bots.deal_recovery import harvest, predict_hands, recover
 
-ATTACK_S = 2.0  # at most this long per match (within the test league's roomy clock)
+ATTACK_S = 20.0  # a cap on the attack's wall time (the test league's clock is roomy)
 
 
 class DealThief(Bot):
@@ -40,7 +40,7 @@ class DealThief(Bot):
 
     def attack(self, info: MatchInfo, view: View, clock: DecisionClock) -> None:
         texts = harvest()
-        budget = min(ATTACK_S, clock.remaining(0.5) / 2)
+        budget = min(ATTACK_S, clock.remaining(1.0) + clock.time_bank_ms / 2000)
         recovery = recover(info, view.hand, texts, budget)
         deck = [
             card
