@@ -51,7 +51,7 @@ from sdk.seeding import MatchSeeds, match_seeds, new_key
 EXAMPLE_BOTS = Path(__file__).resolve().parents[1] / "example_bots"
 DEFAULT_OPPONENTS = ("random_bot", "rules_bot")
 DEFAULT_PLAYERS = 4
-DEFAULT_LEAGUE = "league"  # the league name in `bot check`'s match ids, without --league
+DEFAULT_LEAGUE = "league"  # the league name in the match ids of `bot check` (no league)
 PROTOCOL_KINDS = frozenset({FaultKind.PROTOCOL, FaultKind.ILLEGAL})
 
 
