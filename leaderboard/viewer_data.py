@@ -37,11 +37,11 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from leaderboard.jsondata import VIEWER_SCHEMA_ID
 from referee.replay import option_from_json, option_to_replay, snapshot_deltas
 from referee.snapshots import expand
 from sdk.game import PRESETS
 
-SCHEMA_ID = "bullring.viewer/1"
 DROPPED_FIELDS = frozenset({"hand_sizes", "turn_start_tops"})
 """Snapshot fields the viewer never draws."""
 
@@ -125,7 +125,7 @@ def viewer_data(
     kinds: dict[str, int] = {}
     decisions = [_decision(d, kinds) for d in replay["decisions"]]
     data: dict[str, Json] = {
-        "schema": SCHEMA_ID,
+        "schema": VIEWER_SCHEMA_ID,
         "match_id": str(replay["match_id"]),
         "variant": str(replay["variant"]),
         "family": family_of(str(replay["variant"])),
