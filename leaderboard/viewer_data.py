@@ -39,7 +39,6 @@ from typing import Any
 
 from leaderboard.jsondata import VIEWER_SCHEMA_ID
 from referee.replay import option_from_json, option_to_replay, snapshot_deltas
-from referee.snapshots import expand
 from sdk.game import PRESETS
 
 DROPPED_FIELDS = frozenset({"hand_sizes", "turn_start_tops"})
@@ -78,23 +77,32 @@ def _list_patch(old: Json, new: Json) -> Json:
 def lean_snapshots(deltas: Sequence[Mapping[str, Json]]) -> list[dict[str, Json]]:
     """The replay's snapshots without the dropped fields, with changed lists of lists
     written as patches."""
-    full = expand(deltas)
+    current: dict[str, Json] = {}
     out: list[dict[str, Json]] = []
-    previous: Mapping[str, Json] = {}
-    for k, snap in enumerate(full):
-        kept = {name: value for name, value in snap.items() if name not in DROPPED_FIELDS}
+    for k, change in enumerate(deltas):
         if k == 0:
-            out.append(kept)
-        else:
-            out.append(
-                {
-                    name: _list_patch(previous.get(name), value)
-                    for name, value in kept.items()
-                    if previous.get(name) != value
-                }
-            )
-        previous = kept
+            current = {n: v for n, v in change.items() if n not in DROPPED_FIELDS}
+            out.append(dict(current))
+            continue
+        lean: dict[str, Json] = {}
+        for name, value in change.items():
+            if name in DROPPED_FIELDS or current.get(name) == value:
+                continue
+            lean[name] = _list_patch(current.get(name), value)
+            current[name] = value
+        out.append(lean)
     return out
+
+
+def _without_histories(text: bytes) -> bytes:
+    """The replay's JSON text with its histories left out, before parsing (they are most
+    of it, and the viewer never reads them): the referee writes ``"histories"`` right
+    before ``"setup_faults"``. The text as it is when that shape is not found."""
+    start = text.find(b',"histories":')
+    end = text.find(b',"setup_faults":', start) if start > 0 else -1
+    if start < 0 or end < 0:
+        return text
+    return text[:start] + text[end:]
 
 
 def _decision(record: Mapping[str, Json], kinds: dict[str, int]) -> list[Json]:
@@ -146,9 +154,9 @@ def viewer_script(replay_text: bytes, logs: Mapping[int, str] | None = None) -> 
     """The match's data file from the replay's stored JSON text: the viewer's data as JSON,
     deflated (zlib) and base64-encoded, in a call the page's script answers (the browser
     inflates it with its own DecompressionStream)."""
-    data = viewer_data(json.loads(replay_text), logs)
+    data = viewer_data(json.loads(_without_histories(replay_text)), logs)
     payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
-    packed = base64.b64encode(zlib.compress(payload, 9))
+    packed = base64.b64encode(zlib.compress(payload, 6))
     return b'Bullring.replayLoaded("' + packed + b'");\n'
 
 

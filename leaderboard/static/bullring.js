@@ -339,12 +339,19 @@ var Bullring = (function () {
       return s.rows || [];
     };
     var old = rowsOf(before), now = rowsOf(after);
+    // Hornochsen! rows leave the circle when collected: a row is known by its first card
+    var byFirst = viewer.family === "hornochsen";
     now.forEach(function (row, i) {
       var was = old[i] || [];
+      if (byFirst) {
+        was = old.filter(function (r) { return r[0] === row[0]; })[0] || [];
+      }
       if (row.join() === was.join()) return;
       result.rows.push(i);
       row.forEach(function (c) { if (was.indexOf(c) < 0) result.cards.push(c); });
-      if (was.length && was.some(function (c) { return row.indexOf(c) < 0; })) result.taken.push(i);
+      // a row taken and started anew (6 nimmt!, X nimmt!): its old cards are gone
+      if (viewer.family !== "11nimmt" && !byFirst && was.length &&
+          was.some(function (c) { return row.indexOf(c) < 0; })) result.taken.push(i);
     });
     return result;
   }
