@@ -54,7 +54,7 @@ def family_of(variant: str) -> str:
 
 
 def _option(option: Json) -> list[int]:
-    if isinstance(option, list) and all(type(x) is int for x in option):
+    if type(option) is list:  # as replays since format 2 store options: numbers
         return option
     return option_to_replay(option_from_json(option))
 
@@ -86,9 +86,16 @@ def lean_snapshots(deltas: Sequence[Mapping[str, Json]]) -> list[dict[str, Json]
             continue
         lean: dict[str, Json] = {}
         for name, value in change.items():
-            if name in DROPPED_FIELDS or current.get(name) == value:
+            if name in DROPPED_FIELDS:
                 continue
-            lean[name] = _list_patch(current.get(name), value)
+            old = current.get(name)
+            if old == value:
+                continue
+            # only a list of lists (hands, rows) may be written as a patch
+            if type(value) is list and value and type(value[0]) is list:
+                lean[name] = _list_patch(old, value)
+            else:
+                lean[name] = value
             current[name] = value
         out.append(lean)
     return out
@@ -108,19 +115,23 @@ def _without_histories(text: bytes) -> bytes:
 def _decision(record: Mapping[str, Json], kinds: dict[str, int]) -> list[Json]:
     kind = str(record.get("kind"))
     options = record["options"]
+    kind_number = kinds.get(kind)
+    if kind_number is None:
+        kind_number = kinds[kind] = len(kinds)
     row: list[Json] = [
         int(record["seat"]),
-        kinds.setdefault(kind, len(kinds)),
+        kind_number,
         _option(options[int(record["choice"])]),
         round(float(record.get("ms", 0.0)), 1),
         len(options),
     ]
-    extra: dict[str, Json] = {}
-    if record.get("fault"):
-        extra["fault"] = dict(record["fault"])
-    if record.get("auto"):
-        extra["auto"] = True
-    if extra:
+    fault, auto = record.get("fault"), record.get("auto")
+    if fault or auto:
+        extra: dict[str, Json] = {}
+        if fault:
+            extra["fault"] = dict(fault)
+        if auto:
+            extra["auto"] = True
         row.append(extra)
     return row
 
