@@ -10,9 +10,11 @@ import typer
 from referee import cli_check
 from referee.check import run_check
 from referee.cli_errors import fail
-from referee.cli_league import USER_ERRORS, load
+from referee.cli_league import LOCK_TIMEOUT_OPTION, USER_ERRORS, load
 from referee.league.config import LeagueConfig
-from referee.league.runner import LeagueError, register_submission
+from referee.league.runner import LeagueError, check_store, register_submission
+from referee.league.store import store_errors
+from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout
 from referee.manifest import load_manifest
 from referee.spec import BotSpec
 
@@ -38,12 +40,16 @@ def submit(
     manifest: Annotated[Path, typer.Argument(help="The bot's manifest (bot.toml) or folder.")],
     league: Annotated[Path, typer.Option("--league", help="The league file (TOML).")],
     store: Annotated[Path | None, typer.Option(help="Store file (default: the file's).")] = None,
+    lock_timeout: Annotated[float, LOCK_TIMEOUT_OPTION] = LOCK_TIMEOUT_S,
 ) -> None:
     """Register a bot (or a new version of one) after a short check that it plays."""
     config = load(league)
+    path = store or config.store
     try:
+        check_lock_timeout(lock_timeout)
+        check_store(config, path)  # a store of another league, or no store: say so first
         bot = load_manifest(manifest)
-    except USER_ERRORS as error:
+    except (*USER_ERRORS, LeagueError) as error:
         raise fail(str(error)) from None
     typer.echo(f"checking {bot.key} (bullring bot check) on {len(config.variants)} variant(s)")
     problems = check_plays(bot, config)
@@ -53,7 +59,8 @@ def submit(
             typer.echo(f"  {problem}", err=True)
         raise typer.Exit(1)
     try:
-        message = register_submission(config, bot, store or config.store)
+        with store_errors(path, lock_timeout):
+            message = register_submission(config, bot, path, lock_timeout)
     except (*USER_ERRORS, LeagueError) as error:
         raise fail(str(error)) from None
     typer.echo(message)

@@ -34,9 +34,21 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from referee.decompress import GZIP_MAGIC, inflate, size_text
+from referee.limits import MAX_REPLAY_BYTES
+from referee.replay_shape import ShapeError, check_shape
 from referee.snapshots import Snapshot, SnapshotRecorder, expand, snapshot
 from referee.spec import Fault, MatchResult, MatchSpec
-from sdk.game import Event, GameState, Option, OptionKind, Side, VariantSpec, new_game
+from sdk.game import (
+    Event,
+    GameState,
+    Option,
+    OptionKind,
+    RulesError,
+    Side,
+    VariantSpec,
+    new_game,
+)
 from sdk.game.views import View
 
 FORMAT = "bullring-replay"
@@ -355,6 +367,8 @@ def save(replay: Mapping[str, Json], path: str | Path) -> None:
     """Write a replay as JSON (gzip-compressed when the name ends in .gz)."""
     text = json.dumps(replay, separators=(",", ":"))
     file = Path(path)
+    if len(text) > MAX_REPLAY_BYTES:  # it could not be read back
+        raise ReplayError(f"{file}: the replay is larger than {size_text(MAX_REPLAY_BYTES)}")
     if file.suffix == ".gz":
         file.write_bytes(gzip.compress(text.encode()))
     else:
@@ -362,16 +376,29 @@ def save(replay: Mapping[str, Json], path: str | Path) -> None:
 
 
 def load(path: str | Path) -> dict[str, Json]:
-    """Read a replay written by :func:`save` (ReplayError if it is not one)."""
+    """Read a replay written by :func:`save` (ReplayError if it is not one, or if it is
+    larger than MAX_REPLAY_BYTES, compressed or not: decompression stops at the cap)."""
     file = Path(path)
     try:
-        raw = file.read_bytes()
-        if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
+        with file.open("rb") as stream:
+            raw = stream.read(MAX_REPLAY_BYTES + 1)
+        if len(raw) > MAX_REPLAY_BYTES:
+            raise ReplayError(f"{file}: larger than {size_text(MAX_REPLAY_BYTES)} (the cap)")
+        if raw[:2] == GZIP_MAGIC:
+            raw = inflate(raw, MAX_REPLAY_BYTES, gzip=True)
         data = json.loads(raw)
-    except (OSError, ValueError) as exc:
-        raise ReplayError(f"{file}: cannot read replay: {exc}") from None
+    except ReplayError:
+        raise
+    except (OSError, ValueError, RecursionError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        if isinstance(exc, RecursionError):
+            reason = "nested too deeply"
+        raise ReplayError(f"{file}: cannot read replay: {reason}") from None
     check_header(data, str(file))
+    try:
+        check_shape(data)
+    except ShapeError as exc:
+        raise ReplayError(f"{file}: malformed replay: {exc}") from None
     return dict(data)
 
 
@@ -467,6 +494,23 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
     if scores != list(result["scores"]) or state.ranks() != list(result["ranks"]):
         raise ReplayError(f"re-simulated scores {scores} differ from {result['scores']}")
     return scores
+
+
+def verify(replay: Mapping[str, Json], where: str = "replay") -> list[int]:
+    """:func:`resimulate` a replay read from a file: whatever its content (a table
+    snapshot of the wrong type, an option number no kind has), a replay that does not
+    re-simulate is a ReplayError naming `where`, never another exception."""
+    try:
+        return resimulate(replay)
+    except ReplayError as exc:
+        raise ReplayError(f"{where}: {exc}") from None
+    except RulesError as exc:
+        raise ReplayError(f"{where}: the rules refuse the replay: {exc}") from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+        detail = f"{type(exc).__name__}: {exc}"
+        raise ReplayError(
+            f"{where}: malformed replay, it does not re-simulate ({detail})"
+        ) from None
 
 
 def _stored_snapshots(replay: Mapping[str, Json], decisions: int) -> list[Snapshot] | None:

@@ -27,10 +27,11 @@ import signal
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
+from referee.league.local_pool import Done, ProcessPool
 from referee.league.store import compress_replay
 from referee.spec import MatchResult, MatchSpec
 
@@ -116,6 +117,7 @@ class Executor(abc.ABC):
 
     name = "executor"
     workers = 1
+    deaths: Sequence[str] = ()  # a line for every worker that died mid-match, and what then
 
     def __enter__(self) -> Executor:
         self.start()
@@ -178,26 +180,51 @@ def _run_in_local_worker(spec: MatchSpec) -> MatchOutcome:
     return _worker.run(spec)
 
 
+def _local_worker_main(connection: Connection, factory: RunnerFactory, parent: int) -> None:
+    """A local worker process: play each match the league sends, answer its outcome."""
+    _init_local_worker(factory, parent)
+    try:
+        while True:
+            try:
+                spec = connection.recv()
+            except EOFError:  # the league process is gone
+                break
+            if spec is None:
+                break
+            connection.send(_run_in_local_worker(spec))
+    finally:
+        _close_local_worker()
+
+
 class LocalExecutor(Executor):
-    """Matches in worker processes on this machine (several at once, up to the cores)."""
+    """Matches in worker processes on this machine (several at once, up to the cores).
+
+    A worker that dies mid-match (killed from outside) is replaced, and only the match it
+    was playing is affected: it is played again from the start on another worker, and if
+    that worker dies too, it is reported as an error (no result, so it stays scheduled).
+    Other matches go on. :attr:`deaths` lists every worker death (docs/leagues.md).
+    """
 
     name = "local"
+    attempts = 2  # times a match is started before its worker's death is an error
 
     def __init__(self, factory: RunnerFactory = RefereeRunner, workers: int = 0) -> None:
         self.factory = factory
         self.workers = workers or (os.cpu_count() or 1)
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: ProcessPool[MatchSpec, MatchOutcome] | None = None
         self._inline: MatchWorker | None = None
+        self.deaths: list[str] = []
 
     def start(self) -> None:
         if self.workers == 1:
             self._inline = MatchWorker(self.factory)
             return
-        self._pool = ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_init_local_worker,
-            initargs=(self.factory, os.getpid()),
+        self._pool = ProcessPool(
+            multiprocessing.get_context("spawn"),
+            self.workers,
+            _local_worker_main,
+            (self.factory, os.getpid()),
+            self.attempts,
         )
 
     def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchOutcome]:
@@ -205,30 +232,35 @@ class LocalExecutor(Executor):
             for spec in specs:
                 yield self._inline.run(spec)
             return
-        assert self._pool is not None, "start() the executor first"
-        futures: list[Future[MatchOutcome]] = [
-            self._pool.submit(_run_in_local_worker, spec) for spec in specs
-        ]
-        by_future = dict(zip(futures, specs, strict=True))
-        try:
-            for future in as_completed(futures):
-                try:
-                    yield future.result()
-                except Exception as error:  # a worker died (BrokenProcessPool, ...)
-                    now = time.time()
-                    detail = f"worker failed: {type(error).__name__}: {error}"
-                    yield MatchOutcome(by_future[future], None, detail, now, now)
-        finally:
-            for future in futures:
-                future.cancel()
+        pool = self._pool
+        assert pool is not None, "start() the executor first"
+        seen = len(pool.deaths)
+        for ended in pool.run(specs):
+            for death in pool.deaths[seen:]:
+                self.deaths.append(_death_note(death.task.match_id, death.how, death.retried))
+            seen = len(pool.deaths)
+            if isinstance(ended, Done):
+                yield ended.result
+            else:
+                now = time.time()
+                detail = (
+                    f"its worker process died each of the {ended.attempts} times it played it"
+                    f" (last {ended.how}); it stays scheduled"
+                )
+                yield MatchOutcome(ended.task, None, detail, now, now)
 
     def close(self) -> None:
         if self._inline is not None:
             self._inline.close()
             self._inline = None
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool.close()
             self._pool = None
+
+
+def _death_note(match_id: str, how: str, retried: bool) -> str:
+    then = "it is played again" if retried else "it is not played again in this run"
+    return f"{match_id}: the worker process playing it died ({how}); {then}"
 
 
 # --- ray ---------------------------------------------------------------------------------
