@@ -190,6 +190,7 @@ class BotProcess:
         env["TMPDIR"] = str(self.tmpdir)
         env.update(self.spec.env)
         env["BULLRING_LISTEN"] = self.address
+        env["BULLRING_REFEREE_PID"] = str(os.getpid())  # for the launcher only (it removes it)
         return env
 
     def alive(self) -> bool:

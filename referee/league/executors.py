@@ -26,6 +26,7 @@ import os
 import signal
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
@@ -144,6 +145,19 @@ _worker: MatchWorker | None = None
 _PR_SET_PDEATHSIG = 1
 
 
+_PR_SET_NAME = 15
+BUSY_TITLE = "bullring-match"  # a worker's name in `ps -o comm` while it plays a match
+IDLE_TITLE = "bullring-idle"
+
+
+def set_title(title: str) -> None:
+    """Linux: name this process (its main thread) in ps and /proc/PID/comm, so that an
+    operator (or a test) can tell a worker playing a match from an idle one."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_NAME, ctypes.c_char_p(title.encode()[:15]), 0, 0, 0)
+
+
 def _die_with_parent() -> None:
     """Linux: get SIGTERM when the league process dies (even by SIGKILL)."""
     with contextlib.suppress(OSError, AttributeError):
@@ -191,7 +205,10 @@ def _local_worker_main(connection: Connection, factory: RunnerFactory, parent: i
                 break
             if spec is None:
                 break
-            connection.send(_run_in_local_worker(spec))
+            set_title(BUSY_TITLE)
+            outcome = _run_in_local_worker(spec)
+            set_title(IDLE_TITLE)
+            connection.send(outcome)
     finally:
         _close_local_worker()
 
@@ -269,12 +286,17 @@ def _death_note(match_id: str, how: str, retried: bool) -> str:
 class RayExecutor(Executor):
     """Matches on Ray actors, each with its own runner (its own bot pool).
 
+    An actor whose process dies mid-match (killed, out of memory, its node lost) is
+    replaced by a new actor, and only its match is affected, as on the local executor:
+    it is played again once, and reported as an error if its actor dies again.
+
     ``address``: None starts (or joins) a local Ray instance with ``num_cpus`` CPUs;
     ``"auto"`` or ``"ray://host:port"`` joins a cluster. Ray is initialised here only if
     it is not already, and shut down on close only if this executor started it.
     """
 
     name = "ray"
+    attempts = 2  # times a match is started before its actor's death is an error
 
     def __init__(
         self,
@@ -288,7 +310,9 @@ class RayExecutor(Executor):
         self.address = address
         self.num_cpus = num_cpus
         self._actors: list[Any] = []
+        self._actor_class: Any = None
         self._started_ray = False
+        self.deaths: list[str] = []
 
     def start(self) -> None:
         import ray
@@ -301,24 +325,58 @@ class RayExecutor(Executor):
                 kwargs["num_cpus"] = self.num_cpus or self.workers
             ray.init(**kwargs)
             self._started_ray = True
-        actor_class = ray.remote(num_cpus=0)(_RayWorker)
-        self._actors = [actor_class.remote(self.factory) for _ in range(self.workers)]
+        self._actor_class = ray.remote(num_cpus=0, max_restarts=0)(_RayWorker)
+        self._actors = [self._actor_class.remote(self.factory) for _ in range(self.workers)]
 
     def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchOutcome]:
         import ray
+        from ray import exceptions
 
-        queue = list(reversed(specs))
-        running: dict[Any, Any] = {}
+        # RayActorError (the actor's process died, was killed or ran out of memory), or any
+        # other Ray failure of the call: MatchWorker.run itself reports every exception.
+        lost = exceptions.RayError
+        queue: deque[int] = deque(range(len(specs)))  # matches by their index
+        tries = [0] * len(specs)
+        running: dict[Any, tuple[Any, int]] = {}
         idle = list(self._actors)
         while queue or running:
             while queue and idle:
-                actor = idle.pop()
-                running[actor.run.remote(queue.pop())] = actor
+                actor, index = idle.pop(), queue.popleft()
+                tries[index] += 1
+                running[actor.run.remote(specs[index])] = (actor, index)
             done, _ = ray.wait(list(running), num_returns=1)
             for ref in done:
-                idle.append(running.pop(ref))
-                outcome: MatchOutcome = ray.get(ref)
+                actor, index = running.pop(ref)
+                try:
+                    outcome: MatchOutcome = ray.get(ref)
+                except lost as error:  # the actor's process died (killed, OOM, node lost)
+                    idle.append(self._replace(actor))
+                    how = str(error).strip().splitlines()[0][:160] if str(error) else ""
+                    how = f"{type(error).__name__}: {how}".rstrip(": ")
+                    retry = tries[index] < self.attempts
+                    self.deaths.append(_death_note(specs[index].match_id, how, retry))
+                    if retry:
+                        queue.appendleft(index)
+                    else:
+                        now = time.time()
+                        detail = (
+                            f"its Ray actor died each of the {tries[index]} times it played it"
+                            f" (last {how}); it stays scheduled"
+                        )
+                        yield MatchOutcome(specs[index], None, detail, now, now)
+                    continue
+                idle.append(actor)
                 yield outcome
+
+    def _replace(self, actor: Any) -> Any:
+        """A new actor in place of a dead one (the dead one is killed for good)."""
+        import ray
+
+        with contextlib.suppress(Exception):
+            ray.kill(actor, no_restart=True)
+        fresh = self._actor_class.remote(self.factory)
+        self._actors = [fresh if a is actor else a for a in self._actors]
+        return fresh
 
     def close(self) -> None:
         import ray
@@ -341,7 +399,11 @@ class _RayWorker:
         self.worker = MatchWorker(factory)
 
     def run(self, spec: MatchSpec) -> MatchOutcome:
-        return self.worker.run(spec)
+        set_title(BUSY_TITLE)
+        try:
+            return self.worker.run(spec)
+        finally:
+            set_title(IDLE_TITLE)
 
     def close(self) -> None:
         self.worker.close()
