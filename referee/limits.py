@@ -94,13 +94,21 @@ def parallel_cap(on_cluster: bool, cores: int | None = None) -> ParallelCap:
     return ParallelCap(PARALLEL_PER_CORE * count, f"{PARALLEL_PER_CORE} per core, {count} cores")
 
 
-def check_parallel(parallel: int, on_cluster: bool, where: str = "parallel") -> None:
-    """LimitError if `parallel` (0: one per core) is negative or above its cap."""
+def parallel_problem(parallel: int, on_cluster: bool) -> str | None:
+    """Why `parallel` (0: one per core) cannot be used (None: it can)."""
     if parallel < 0:
-        raise LimitError(f"{where}: must be at least 0, not {parallel}")
+        return f"must be at least 0, not {parallel}"
     cap = parallel_cap(on_cluster)
     if parallel > cap.maximum:
-        raise LimitError(f"{where}: must be at most {cap.maximum} ({cap.reason}), not {parallel}")
+        return f"must be at most {cap.maximum} ({cap.reason}), not {parallel}"
+    return None
+
+
+def check_parallel(parallel: int, on_cluster: bool, where: str = "parallel") -> None:
+    """LimitError if `parallel` (0: one per core) is negative or above its cap."""
+    problem = parallel_problem(parallel, on_cluster)
+    if problem:
+        raise LimitError(f"{where}: {problem}")
 
 
 def check_lock_timeout(seconds: float, where: str = "--lock-timeout") -> None:

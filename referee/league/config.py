@@ -21,8 +21,7 @@ from referee.limits import (
     CLOCK_LIMITS,
     MAX_BATCH,
     MAX_MATCHES,
-    LimitError,
-    check_parallel,
+    parallel_problem,
     safe_name_problem,
 )
 from referee.spec import BotSpec, ClockSpec
@@ -283,10 +282,9 @@ def parse_league(
     bots = _bots(r, data.get("bots"), base, manifest_loader)
     executor = r.choice(league, "executor", "league", "local", EXECUTORS)
     parallel = r.integer(league, "parallel", "league", 0, 0)
-    try:
-        check_parallel(parallel, on_cluster=executor == "ray" and bool(ray_address))
-    except LimitError as error:
-        raise r.fail("league", str(error)) from None
+    problem = parallel_problem(parallel, on_cluster=executor == "ray" and bool(ray_address))
+    if problem:
+        raise r.fail("league.parallel", problem)
     return LeagueConfig(
         name=name,
         path=file,

@@ -134,7 +134,7 @@ def plan_static(config: LeagueConfig, roster: Sequence[BotSpec]) -> list[Planned
     try:
         check_schedule_size(sum(planned_size(v, len(keys)) for v in config.variants))
     except LimitError as error:
-        raise LeagueError(f"{config.name}: {error}") from None
+        raise LeagueError(f"{config.path or config.name}: {error}") from None
     planned: list[PlannedMatch] = []
     for variant in config.variants:
         if variant.format in STATIC_FORMATS:

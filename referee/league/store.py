@@ -321,6 +321,8 @@ class LeagueStore:
         """Open an existing store for reading only (StoreError if there is none, or if
         the file is not a league store)."""
         file = Path(path)
+        if file.exists() and not file.is_file():
+            raise StoreError(f"{file} is not a file, so not a league store")
         if not file.is_file():
             raise StoreError(f"no league store at {file}")
         db = sqlite3.connect(

@@ -18,7 +18,7 @@ from typing import Protocol
 from sdk.game.core import GameState, RulesError
 from sdk.game.views import View
 
-_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,12}")
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 MAX_ROUNDS = 100  # the rounds option: a game of 6 nimmt! rarely lasts 10
 
 
@@ -47,6 +47,10 @@ class OptionSpec:
         # ASCII digits only: int() also takes Arabic-Indic digits, '1_000' and ' 7 '.
         if not _WHOLE_NUMBER.fullmatch(value):
             raise RulesError(f"option {self.name}={value!r} must be a whole number in ASCII digits")
+        if len(value) > 12:  # no int() of a huge string
+            raise RulesError(
+                f"option {self.name}={value[:12]}... must be from {self.minimum} to {self.maximum}"
+            )
         number = int(value)
         if number < self.minimum:
             raise RulesError(f"option {self.name}={value} must be at least {self.minimum}")
