@@ -176,7 +176,7 @@ def status(
         hint = " (has the league been run?)" if not path.exists() else ""
         raise fail(f"{error}{hint}") from None
     try:
-        with store, store_errors(path):
+        with store, store_errors(path, only_reads=True):
             data = standings_json(store)
     except StoreError as error:
         raise fail(str(error)) from None

@@ -132,7 +132,7 @@ def _locked_error(path: Path, timeout: float) -> StoreLocked:
     )
 
 
-def _damaged_error(path: Path, error: Exception) -> StoreError:
+def _damaged_error(path: Path, error: Exception | str) -> StoreError:
     return StoreError(
         f"{path}: cannot read the league store ({error}); the file is damaged or not a store"
     )
@@ -157,17 +157,29 @@ def _schema_problem(db: sqlite3.Connection, empty_ok: bool) -> str | None:
 
 
 @contextmanager
-def store_errors(path: str | Path, lock_timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
+def store_errors(
+    path: str | Path, lock_timeout: float = LOCK_TIMEOUT_S, only_reads: bool = False
+) -> Iterator[None]:
     """Turn what a damaged file, a file that is not a store or a held lock raises deep
-    inside SQLite or a query into one StoreError naming the file."""
+    inside SQLite or a query into one StoreError naming the file.
+
+    ``only_reads``: the block does nothing but read the store, so a value of the wrong
+    type or shape (TypeError, KeyError, ValueError: a damaged row) is the file's fault too.
+    """
     try:
         yield
     except sqlite3.OperationalError as error:
         if _is_locked(error):
             raise _locked_error(Path(path), lock_timeout) from None
         raise _damaged_error(Path(path), error) from None
-    except (sqlite3.DatabaseError, zlib.error, json.JSONDecodeError, DecompressError) as error:
+    except (sqlite3.DatabaseError, zlib.error, DecompressError, UnicodeDecodeError) as error:
         raise _damaged_error(Path(path), error) from None
+    except json.JSONDecodeError as error:
+        raise _damaged_error(Path(path), f"a JSON value is damaged: {error}") from None
+    except (TypeError, KeyError, ValueError) as error:
+        if not only_reads:
+            raise
+        raise _damaged_error(Path(path), f"{type(error).__name__}: {error}") from None
 
 
 @dataclass(frozen=True)
