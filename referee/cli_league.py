@@ -51,6 +51,7 @@ def run_with_progress(
     address: str | None,
     show: bool,
     lock_timeout: float = LOCK_TIMEOUT_S,
+    new_key: bool = False,
 ) -> LeagueSummary:
     """Run a league, drawing a progress bar (matches done, rate, time left) on stderr."""
     runner_executor = make_executor(executor, config.workers, address=address)
@@ -77,7 +78,9 @@ def run_with_progress(
                 left=f"{_duration(left)} left",
             )
 
-        runner = LeagueRunner(config, runner_executor, store, update, lock_timeout=lock_timeout)
+        runner = LeagueRunner(
+            config, runner_executor, store, update, new_key=new_key, lock_timeout=lock_timeout
+        )
         with store_errors(store, lock_timeout):
             return runner.run()
 
@@ -102,6 +105,9 @@ def run(
     store: Annotated[Path | None, typer.Option(help="Store file (default: the file's).")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    new_key: Annotated[
+        bool, typer.Option("--new-key", help="Replace a lost league key (docs/leagues.md).")
+    ] = False,
     lock_timeout: Annotated[float, LOCK_TIMEOUT_OPTION] = LOCK_TIMEOUT_S,
 ) -> None:
     """Play every match of the league that has no result yet (resumes where it stopped)."""
@@ -116,7 +122,13 @@ def run(
         check_lock_timeout(lock_timeout)
         check_parallel(config.parallel, kind == "ray" and bool(ray_address), "--parallel")
         summary = run_with_progress(
-            config, store or config.store, kind, ray_address, progress, lock_timeout
+            config,
+            store or config.store,
+            kind,
+            ray_address,
+            progress,
+            lock_timeout=lock_timeout,
+            new_key=new_key,
         )
     except USER_ERRORS as error:
         raise fail(str(error)) from None

@@ -111,6 +111,8 @@ def check_shape(data: Any) -> None:
     for key, value in options.items():
         _str(value, f"options.{key}")
     _int(_field(replay, "seed", ""), "seed")
+    if "deal_seed" in replay:  # absent from replays recorded before keyed deals
+        _int(replay["deal_seed"], "deal_seed")
     players = _int(_field(replay, "players", ""), "players", 1, MAX_PLAYERS)
     for seat, bot in enumerate(_list(_field(replay, "bots", ""), "bots", players)):
         entry = _dict(bot, f"bots[{seat}]")

@@ -6,6 +6,9 @@ Matches then run on an executor in any order; each outcome is recorded in one
 transaction together with the rating rows it unlocks: ratings advance strictly in
 schedule order, so a match that finishes early waits for the ones before it.
 Killed and started again, a league plays only the matches without a result.
+
+Each match is dealt from seeds derived from the league's secret key (kept beside the
+store, :mod:`referee.league.keyfile`); workers get those seeds, never the key.
 """
 
 from __future__ import annotations
@@ -29,10 +32,12 @@ from referee.league.formats import (
     plan_quality_batch,
     planned_size,
 )
+from referee.league.keyfile import LeagueKeyError, load_key, record_key_id, recorded_key_id
 from referee.league.ratings import RatedMatch, Ratings
 from referee.league.store import LeagueStore, MatchRow, StoreError, StoreLocked
 from referee.limits import LOCK_TIMEOUT_S, LimitError, check_schedule_size
 from referee.spec import BotSpec, MatchSpec
+from sdk.seeding import match_seeds
 
 
 class LeagueError(RuntimeError):
@@ -151,8 +156,9 @@ def plan_static(config: LeagueConfig, roster: Sequence[BotSpec]) -> list[Planned
 
 
 def check_store(config: LeagueConfig, store_path: Path) -> None:
-    """LeagueError if `store_path` holds another league (nothing is written)."""
-    if not store_path.is_file():
+    """LeagueError if `store_path` holds another league, StoreError if it is not a store
+    (nothing is written)."""
+    if not store_path.exists():
         return
     with LeagueStore.open_readonly(store_path) as existing:
         meta = existing.meta()
@@ -224,8 +230,11 @@ class LeagueRunner:
         progress: Callable[[Progress], None] | None = None,
         factory: RunnerFactory = RefereeRunner,
         lock_timeout: float = LOCK_TIMEOUT_S,
+        new_key: bool = False,
     ) -> None:
         self.config = config
+        self.new_key = new_key  # replace a lost key (see referee/league/keyfile.py)
+        self.key: bytes | None = None  # read by prepare()
         self.store_path = store_path or config.store
         self.lock_timeout = lock_timeout
         self.executor = executor or make_executor(
@@ -239,9 +248,16 @@ class LeagueRunner:
         if the league cannot run)."""
         roster = active_roster(self.config, self.store_path)
         planned = plan_static(self.config, roster)
+        check_store(self.config, self.store_path)
+        try:
+            key = load_key(self.store_path, recorded_key_id(self.store_path), self.new_key)
+        except LeagueKeyError as error:
+            raise LeagueError(str(error)) from None
         store = open_league_store(self.config, self.store_path, self.lock_timeout)
         try:
+            record_key_id(store, key)
             store.schedule(self.config.name, planned, self._options())
+            self.key = key
         except BaseException:
             store.close()
             raise
@@ -306,6 +322,7 @@ class LeagueRunner:
 
     def _spec(self, match: MatchRow, bots: dict[str, BotSpec]) -> MatchSpec:
         variant = self.variants[match.variant]
+        assert self.key is not None, "prepare() reads the league's key"
         return MatchSpec(
             match_id=match.match_id,
             variant=variant.preset,
@@ -313,6 +330,7 @@ class LeagueRunner:
             seed=match.seed,
             bots=tuple(bots[key] for key in match.seats),
             clock=self.config.clock,
+            seeds=match_seeds(self.key, self.config.name, match.seed, len(match.seats)),
         )
 
     def _schedule_quality_batch(self, store: LeagueStore, keepers: dict[str, RatingKeeper]) -> bool:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.decompress import DecompressError, inflate
-from referee.league.formats import PlannedMatch
+from referee.league.formats import PlannedMatch, league_match_id
 from referee.league.ratings import RatedMatch, Rating, conservative_rating
 from referee.limits import LOCK_TIMEOUT_S, MAX_REPLAY_BYTES
 from referee.spec import BotSpec, MatchResult
@@ -512,7 +512,7 @@ class LeagueStore:
                     " status, scheduled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?)",
                     (
                         last,
-                        f"{league}-{last:06d}",
+                        league_match_id(league, last),
                         match.slot,
                         match.variant,
                         json.dumps(dict(options[match.variant]), sort_keys=True),

@@ -71,7 +71,8 @@ DAMAGE: list[tuple[str, Callable[[Json], object], str]] = [
     ("variant", mutate(lambda d: d.update(variant="7nimmt")), "unknown variant"),
     ("options", mutate(lambda d: d["options"].update(rounds="x")), "whole number"),
     ("options type", mutate(lambda d: d.update(options=[1])), "options: must be an object"),
-    ("seed", mutate(lambda d: d.update(seed=8)), "differs"),
+    ("deal seed", mutate(lambda d: d.update(deal_seed=d["deal_seed"] + 1)), "differs"),
+    ("deal seed text", mutate(lambda d: d.update(deal_seed="7")), "deal_seed: must be"),
     ("not a dict", lambda d: [d], "not a Bullring replay"),
     ("format", mutate(lambda d: d.update(format="other")), "not a Bullring replay"),
 ]

@@ -19,7 +19,14 @@ from referee.league.ratings import replay_ratings
 from referee.league.runner import LeagueRunner
 from referee.league.store import LeagueStore
 from referee.spec import MatchResult, MatchSpec
-from tests.referee.league.leagues import REPO, bullring, bullring_argv, snapshot, write_league
+from tests.referee.league.leagues import (
+    REPO,
+    bullring,
+    bullring_argv,
+    share_key,
+    snapshot,
+    write_league,
+)
 from tests.referee.league.test_resume import adopt_orphans, descendants, finished
 
 pytestmark = pytest.mark.slow
@@ -94,6 +101,7 @@ def test_a_worker_killed_mid_match_costs_only_its_match(tmp_path: Path) -> None:
     assert reference.returncode == 0, reference.stderr
 
     store = tmp_path / "deaths.sqlite"
+    share_key(tmp_path / "ref.sqlite", store)  # the same deals
     league = subprocess.Popen(
         bullring_argv("league", "run", str(file), "--no-progress", "--json"),
         cwd=tmp_path,
@@ -189,6 +197,7 @@ def test_a_match_whose_worker_always_dies_is_an_error_and_stays_scheduled(
 
     resumed = LeagueRunner(config, LocalExecutor(workers=2), store).run()
     assert resumed.errors == [] and resumed.played == 1
+    share_key(store, tmp_path / "ref.sqlite")
     reference = LeagueRunner(config, LocalExecutor(workers=2), tmp_path / "ref.sqlite").run()
     assert reference.played == TOTAL
     assert snapshot(store) == snapshot(tmp_path / "ref.sqlite")
