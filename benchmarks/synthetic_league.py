@@ -2,12 +2,13 @@
 
 :func:`play_synthetic` plays one match with the real engine and records a real replay
 and result through the referee's own replay builder (referee/replay.py: the same
-``ReplayBuilder.for_match``, ``play`` and ``match_result`` steps as referee/match.py); only
-the bots are replaced by simple policies, so the leaderboard benchmark can make its large
-store fast. Bot names pick the policy: ``low*`` plays its lowest option, ``high*`` its
-highest, ``flaky*`` plays like ``random`` but faults (TIMEOUT, then the referee's fallback
-option) on a seeded 3% of its decisions; anything else chooses at random (seeded by match
-and seat). Tests use real bot processes instead (tests/leaderboard/conftest.py).
+``ReplayBuilder.for_match``, ``decision``, ``snapshot`` and ``match_result`` steps as
+referee/match.py); only the bots are replaced by simple policies, so the leaderboard
+benchmark can make its large store fast. Bot names pick the policy: ``low*`` plays its
+lowest option, ``high*`` its highest, ``flaky*`` plays like ``random`` but faults (TIMEOUT,
+then the referee's fallback option) on a seeded 3% of its decisions; anything else
+chooses at random (seeded by match and seat). Tests use real bot processes instead
+(tests/leaderboard/conftest.py).
 """
 
 from __future__ import annotations
@@ -60,7 +61,10 @@ def play_synthetic(spec: MatchSpec) -> MatchResult:
             step.append((seat, view, options, choice, ms, fault))
             n += 1
         for seat, view, options, choice, ms, fault in step:
-            builder.play(state, seat, view, options, choice, ms, fault, False)
+            recorded = fault.to_json() if fault else None
+            builder.decision(seat, view, options, choice, ms, recorded, False)
+            state.apply(seat, options[choice])
+            builder.snapshot(state)
     forfeited = [False] * len(spec.bots)
     return builder.match_result(state, faults, forfeited, n, time.perf_counter() - started)
 

@@ -202,7 +202,8 @@ def histories_of(replay: Mapping[str, Json]) -> list[list[Json]]:
 
 
 class ReplayBuilder:
-    """Collects a match's decisions into a replay dict (the match runner feeds it)."""
+    """Records a match into a replay dict: the match runner feeds it each decision and
+    the table after each applied choice; it never changes the game."""
 
     def __init__(
         self,
@@ -276,24 +277,6 @@ class ReplayBuilder:
     def snapshot(self, state: GameState) -> None:
         """Record the table: once at the deal, then after every applied decision."""
         self.snapshots.record(state)
-
-    def play(
-        self,
-        state: GameState,
-        seat: int,
-        view: View,
-        options: Sequence[Option],
-        choice: int,
-        ms: float,
-        fault: Fault | None,
-        auto: bool,
-    ) -> None:
-        """One decision of an engine step: record it, apply its option to `state` and
-        record the table after it (a step's decisions are played in seat order, each with
-        the view and options the seat had when the step began)."""
-        self.decision(seat, view, options, choice, ms, fault.to_json() if fault else None, auto)
-        state.apply(seat, options[choice])
-        self.snapshot(state)
 
     def setup_fault(self, fault: Mapping[str, Json]) -> None:
         self.data["setup_faults"].append(dict(fault))
