@@ -16,8 +16,10 @@ What a bot cannot do to the referee through it:
   reply (garbage, or protobuf nested deeper than the decoder's limit) is a PROTOCOL fault;
   a reply over the channel's receive limit (``referee.process.MAX_REPLY_BYTES``, also
   after decompression) fails in gRPC before it is buffered, and is a PROTOCOL fault too.
-- **Make a late reply count.** Any failure on a decision stream cancels the stream, so
-  nothing a bot sent for one decision can meet a later one.
+- **Make a reply count twice.** On a stream, every reply must carry the ``decision_index``
+  of the request it answers (one request is outstanding at a time): a reply to another
+  request (a second reply to an earlier one, say) is a PROTOCOL fault, and any failure
+  cancels the stream, so nothing a bot sent for one decision can meet a later one.
 - **Inject text.** The status details a bot sends are cut to :data:`DETAIL_CHARS` and made
   one printable line before they go into a fault.
 
@@ -88,7 +90,7 @@ def one_line(text: str, limit: int = DETAIL_CHARS) -> str:
     clean = "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in head)
     if len(clean) <= limit and len(head) == len(text):
         return clean
-    return f"{clean[:limit]}... ({len(text)} characters)"
+    return f"{clean[:limit]}... (cut, {len(text)} characters in all)"
 
 
 def decode(kind: type[M], data: bytes) -> M | str:
@@ -231,6 +233,13 @@ class BotClient:
             problem = reply
         elif not reply.HasField("option_index"):
             problem = "no option_index"
+        elif reply.HasField("decision_index") and reply.decision_index != decision_index:
+            problem = (
+                f"a reply to decision {reply.decision_index} while decision {decision_index} "
+                "was asked (a reply with no outstanding request)"
+            )
+        elif stream and not reply.HasField("decision_index"):
+            problem = "no decision_index in a decision stream's reply"
         else:
             return Answer(reply.option_index, ms)
         if stream:  # what else the bot sent on this stream must not meet a later decision
