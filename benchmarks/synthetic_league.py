@@ -22,8 +22,7 @@ from referee.league.config import LeagueConfig, VariantConfig
 from referee.match import FALLBACK_INDEX
 from referee.replay import ReplayBuilder
 from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, MatchResult, MatchSpec
-from sdk.game import Option, new_game, parse_variant
-from sdk.game.views import View
+from sdk.game import driver, new_game, parse_variant
 
 FLAKY_FAULT_RATE = 0.03
 
@@ -45,26 +44,23 @@ def play_synthetic(spec: MatchSpec) -> MatchResult:
     rngs = [random.Random(f"{spec.seed}:{seat}") for seat in range(len(spec.bots))]
     faults: list[Fault] = []
     n = 0
-    while not state.is_terminal():
-        step: list[tuple[int, View, list[Option], int, float, Fault | None]] = []
-        for seat in state.pending():  # every pending seat decides on the same table
-            view: View = state.view(seat)  # type: ignore[assignment]
-            options = state.legal_options(seat)
-            name, rng = spec.bots[seat].name, rngs[seat]
-            choice = _choose(name, len(options), rng)
-            ms = round(rng.uniform(0.2, 3.0), 3)
-            fault = None
-            if name.startswith("flaky") and rng.random() < FLAKY_FAULT_RATE:
-                fault = Fault(seat, FaultKind.TIMEOUT, n, "no answer within 1000 ms")
-                faults.append(fault)
-                choice, ms = FALLBACK_INDEX, float(spec.clock.decision_ms)
-            step.append((seat, view, options, choice, ms, fault))
-            n += 1
-        for seat, view, options, choice, ms, fault in step:
-            recorded = fault.to_json() if fault else None
-            builder.decision(seat, view, options, choice, ms, recorded, False)
-            state.apply(seat, options[choice])
-            builder.snapshot(state)
+
+    def choose(ask: driver.Ask) -> int:  # every pending seat decides on the same table
+        nonlocal n
+        name, rng = spec.bots[ask.seat].name, rngs[ask.seat]
+        choice = _choose(name, len(ask.options), rng)
+        ms = round(rng.uniform(0.2, 3.0), 3)
+        fault = None
+        if name.startswith("flaky") and rng.random() < FLAKY_FAULT_RATE:
+            fault = Fault(ask.seat, FaultKind.TIMEOUT, n, "no answer within 1000 ms")
+            faults.append(fault)
+            choice, ms = FALLBACK_INDEX, float(spec.clock.decision_ms)
+        recorded = fault.to_json() if fault else None
+        builder.decision(ask.seat, ask.view, ask.options, choice, ms, recorded, False)
+        n += 1
+        return choice
+
+    driver.play(state, choose, lambda *_: builder.snapshot(state))
     forfeited = [False] * len(spec.bots)
     return builder.match_result(state, faults, forfeited, n, time.perf_counter() - started)
 

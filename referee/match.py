@@ -29,7 +29,7 @@ from referee.process import BotLease, BotPool, BotStartError
 from referee.replay import ReplayBuilder
 from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, MatchResult, MatchSpec
 from sdk import codec
-from sdk.game import GameState, Option, new_game, parse_variant
+from sdk.game import GameState, Option, driver, new_game, parse_variant
 from sdk.game.variants import check_players
 from sdk.game.views import View
 from sdk.match import MatchInfo, MatchOutcome
@@ -145,21 +145,18 @@ class MatchRunner:
         return result
 
     async def step(self) -> None:
-        """Ask every pending seat (concurrently), then apply the choices in seat order,
-        recording each decision and the table after it."""
+        """Ask every pending seat (concurrently), then apply the choices in seat order
+        (sdk.game.driver), recording each decision and the table after each choice."""
         state = self.state
-        asks = []
-        for seat_no in state.pending():
-            view: View = state.view(seat_no)  # type: ignore[assignment]
-            options = tuple(state.legal_options(seat_no))
-            asks.append(self.decide(self.seats[seat_no], view, options))
+        step = driver.asks(state)
+        asks = [self.decide(self.seats[a.seat], a.view, a.options) for a in step]
         # One pending seat (a turn-based game) needs no task of its own.
         records = [await asks[0]] if len(asks) == 1 else await asyncio.gather(*asks)
         for r in records:
             fault = r.fault.to_json() if r.fault else None
             self.replay.decision(r.seat, r.view, r.options, r.choice, r.ms, fault, r.auto)
-            state.apply(r.seat, r.options[r.choice])
-            self.replay.snapshot(state)
+        choices = [r.choice for r in records]
+        driver.apply_choices(state, step, choices, lambda *_: self.replay.snapshot(state))
         if self.observer:
             self.observer.on_step(state, records)
 
