@@ -17,7 +17,6 @@ fallback to the end and never called again. See docs/referee.md.
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 import uuid
 from collections.abc import Sequence
@@ -78,19 +77,6 @@ class MatchObserver(Protocol):
     def on_end(self, result: MatchResult) -> None: ...
 
 
-def seed_hint(seed: int, seat: int) -> int:
-    """The per-seat seed a bot gets for its own randomness (reproducible)."""
-    return random.Random(f"bullring:{seed}:{seat}").getrandbits(63)
-
-
-def deal(spec: MatchSpec, preset: str, options: dict[str, str]) -> tuple[GameState, list[int]]:
-    """Everything the match seed decides, in one place: the dealt game, and the
-    ``seed_hint`` each seat gets in StartMatch."""
-    state = new_game(preset, len(spec.bots), spec.seed, options)
-    hints = [seed_hint(spec.seed, seat) for seat in range(len(spec.bots))]
-    return state, hints
-
-
 @dataclass
 class Seat:
     """The referee's side of one seat: its client, clock, faults and history accounting."""
@@ -119,7 +105,7 @@ class MatchRunner:
         self.clock: ClockSpec = spec.clock
         self.pool = pool
         self.observer = observer
-        self.state, self.seed_hints = deal(spec, variant.preset.name, dict(variant.options))
+        self.state = new_game(variant.preset.name, len(spec.bots), spec.deal_seed, variant.options)
         bank = float(spec.clock.time_bank_ms)
         self.seats = [Seat(i, bot, bank) for i, bot in enumerate(spec.bots)]
         self.faults: list[Fault] = []
@@ -265,7 +251,7 @@ class MatchRunner:
             decision_ms=clock.decision_ms if clock.enabled else 0,
             time_bank_ms=clock.time_bank_ms if clock.enabled else 0,
             setup_ms=clock.setup_ms,
-            seed_hint=self.seed_hints[seat],
+            seed_hint=self.spec.seed_hint(seat),
         )
 
     async def end_match(self, seat: Seat, result: MatchResult) -> None:
