@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
@@ -17,15 +18,20 @@ from typing import Protocol
 from sdk.game.core import GameState, RulesError
 from sdk.game.views import View
 
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+MAX_ROUNDS = 100  # the rounds option: a game of 6 nimmt! rarely lasts 10
+
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One option of a family: its allowed values (None: any integer >= minimum)."""
+    """One option of a family: its allowed values (None: an integer from minimum to
+    maximum, written in ASCII digits)."""
 
     name: str
     choices: tuple[str, ...] | None
     default: str
     minimum: int = 1
+    maximum: int = 1_000_000
     help: str = ""
 
     def check(self, value: str) -> str:
@@ -38,12 +44,18 @@ class OptionSpec:
             return value
         if value == "" and self.default == "":
             return ""
-        try:
-            number = int(value)
-        except ValueError:
-            raise RulesError(f"option {self.name}={value!r} must be a whole number") from None
+        # ASCII digits only: int() also takes Arabic-Indic digits, '1_000' and ' 7 '.
+        if not _WHOLE_NUMBER.fullmatch(value):
+            raise RulesError(f"option {self.name}={value!r} must be a whole number in ASCII digits")
+        if len(value) > 12:  # no int() of a huge string
+            raise RulesError(
+                f"option {self.name}={value[:12]}... must be from {self.minimum} to {self.maximum}"
+            )
+        number = int(value)
         if number < self.minimum:
             raise RulesError(f"option {self.name}={value} must be at least {self.minimum}")
+        if number > self.maximum:
+            raise RulesError(f"option {self.name}={value} must be at most {self.maximum}")
         return str(number)
 
 
@@ -82,7 +94,9 @@ FAMILY_OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
         OptionSpec("deal", ("random", "draft"), "random", help="dealt, or Logic's open draft"),
         OptionSpec("placement", ("ends", "both"), "ends", help="Professional: both ends"),
         OptionSpec("end", ("over66", "reach66"), "over66", help="when the game ends"),
-        OptionSpec("rounds", None, "", help="play exactly N rounds (overrides end)"),
+        OptionSpec(
+            "rounds", None, "", maximum=MAX_ROUNDS, help="play exactly N rounds (overrides end)"
+        ),
     ),
     "xnimmt": (),
     "11nimmt": (),
