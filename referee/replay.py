@@ -51,6 +51,7 @@ from sdk.game import (
     RulesError,
     Side,
     VariantSpec,
+    driver,
     new_game,
 )
 from sdk.game.views import View
@@ -218,7 +219,8 @@ def histories_of(replay: Mapping[str, Json]) -> list[list[Json]]:
 
 
 class ReplayBuilder:
-    """Collects a match's decisions into a replay dict (the match runner feeds it)."""
+    """Records a match into a replay dict: the match runner feeds it each decision and
+    the table after each applied choice; it never changes the game."""
 
     def __init__(
         self,
@@ -295,24 +297,6 @@ class ReplayBuilder:
     def snapshot(self, state: GameState) -> None:
         """Record the table: once at the deal, then after every applied decision."""
         self.snapshots.record(state)
-
-    def play(
-        self,
-        state: GameState,
-        seat: int,
-        view: View,
-        options: Sequence[Option],
-        choice: int,
-        ms: float,
-        fault: Fault | None,
-        auto: bool,
-    ) -> None:
-        """One decision of an engine step: record it, apply its option to `state` and
-        record the table after it (a step's decisions are played in seat order, each with
-        the view and options the seat had when the step began)."""
-        self.decision(seat, view, options, choice, ms, fault.to_json() if fault else None, auto)
-        state.apply(seat, options[choice])
-        self.snapshot(state)
 
     def setup_fault(self, fault: Mapping[str, Json]) -> None:
         self.data["setup_faults"].append(dict(fault))
@@ -433,18 +417,13 @@ def steps(replay: Mapping[str, Json]) -> list[list[Mapping[str, Json]]]:
     A group is the decisions collected together (a simultaneous pick of several seats, or
     one seat's decision); they are applied in seat order once the group is complete.
     """
-    groups: list[list[Mapping[str, Json]]] = []
-    state = new_state(replay)
     decisions: list[Mapping[str, Json]] = replay["decisions"]
-    i = 0
-    while i < len(decisions) and not state.is_terminal():
-        pending = state.pending()
-        group = list(decisions[i : i + len(pending)])
-        for record in group:
-            state.apply(int(record["seat"]), option_from_json(record["options"][record["choice"]]))
-        groups.append(group)
-        i += len(pending)
-    return groups
+    return list(driver.recorded_steps(new_state(replay), decisions, _recorded_move))
+
+
+def _recorded_move(record: Mapping[str, Json]) -> tuple[int, Option]:
+    """The seat and the option a recorded decision applied."""
+    return int(record["seat"]), option_from_json(record["options"][int(record["choice"])])
 
 
 def resimulate(replay: Mapping[str, Json]) -> list[int]:
@@ -463,9 +442,12 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
     tables = _stored_snapshots(replay, len(decisions))
     _check_snapshot(tables, 0, state)
     i = 0
-    while not state.is_terminal():
+
+    def check_table(record: Mapping[str, Json]) -> None:
+        _check_snapshot(tables, int(record["n"]) + 1, state)
+
+    for group in driver.recorded_steps(state, decisions, _recorded_move, check_table):
         pending = state.pending()
-        group = decisions[i : i + len(pending)]
         if [int(d["seat"]) for d in group] != list(pending):
             raise ReplayError(f"decision {i}: pending seats are {list(pending)}")
         for record in group:
@@ -486,11 +468,10 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
             options = [encode(o) for o in state.legal_options(seat)]
             if options != record["options"]:
                 raise ReplayError(f"decision {record['n']}: the legal options differ")
-        for record in group:
-            seat = int(record["seat"])
-            state.apply(seat, option_from_json(record["options"][int(record["choice"])]))
-            _check_snapshot(tables, int(record["n"]) + 1, state)
-        i += len(pending)
+        i += len(group)
+    if not state.is_terminal():
+        waiting = list(state.pending())
+        raise ReplayError(f"decision {i}: pending seats are {waiting}, the replay has no more")
     if i != len(decisions):
         raise ReplayError(f"the game ended after {i} decisions, the replay has {len(decisions)}")
     for seat in range(state.players):
@@ -545,7 +526,10 @@ def snapshot_deltas(replay: Mapping[str, Json]) -> list[Snapshot]:
     recorder = SnapshotRecorder()
     state = new_state(replay)
     recorder.record(state)
-    for record in replay["decisions"]:
-        state.apply(int(record["seat"]), option_from_json(record["options"][int(record["choice"])]))
-        recorder.record(state)
+    decisions: list[Mapping[str, Json]] = replay["decisions"]
+    steps = driver.recorded_steps(
+        state, decisions, _recorded_move, lambda _: recorder.record(state)
+    )
+    for _ in steps:  # a step's records are applied when the next step is asked for
+        pass
     return recorder.deltas
