@@ -30,6 +30,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any, Protocol
 
 from referee.league.local_pool import Done, ProcessPool
@@ -151,11 +152,16 @@ IDLE_TITLE = "bullring-idle"
 
 
 def set_title(title: str) -> None:
-    """Linux: name this process (its main thread) in ps and /proc/PID/comm, so that an
-    operator (or a test) can tell a worker playing a match from an idle one."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_NAME, ctypes.c_char_p(title.encode()[:15]), 0, 0, 0)
+    """Linux: name this process in ps and /proc/PID/comm, so that an operator (or a test)
+    can tell a worker playing a match from an idle one. The main thread is named, from
+    whichever thread calls (a Ray actor runs its calls in another thread); threads started
+    meanwhile keep their own names."""
+    try:
+        Path("/proc/self/comm").write_text(title[:15])
+    except OSError:
+        with contextlib.suppress(OSError, AttributeError):  # not Linux: the calling thread
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_NAME, ctypes.c_char_p(title.encode()[:15]), 0, 0, 0)
 
 
 def _die_with_parent() -> None:

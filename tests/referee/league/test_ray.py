@@ -72,13 +72,12 @@ def test_bots_on_ray_workers_never_see_the_league_key(tmp_path: Path) -> None:
 
 
 def busy_workers() -> list[int]:
-    """Processes below this one (Ray's actors are) that are playing a match: a thread of
-    theirs carries the worker's busy title."""
+    """Processes below this one (Ray's actors are) that are playing a match: they carry
+    the worker's busy title."""
     busy = []
     for pid in descendants(os.getpid()):
         with contextlib.suppress(OSError):
-            titles = {(t / "comm").read_text().strip() for t in Path(f"/proc/{pid}/task").iterdir()}
-            if BUSY_TITLE in titles:
+            if Path(f"/proc/{pid}/comm").read_text().strip() == BUSY_TITLE:
                 busy.append(pid)
     return busy
 
