@@ -1,4 +1,4 @@
-"""11 nimmt! (seed 004, RULES.md): play onto piles within 10 above the top, or take a pile.
+"""11 nimmt! (docs/rules.md, "11 nimmt!"): play onto piles within 10 above the top, or take a pile.
 
 Scores are penalty points counted as positive numbers (the rulebook's "negative points"
 with the sign dropped), so fewest points wins and ``higher_is_better`` is False.

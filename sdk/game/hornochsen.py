@@ -1,4 +1,4 @@
-"""Hornochsen! (seed 001, RULES.md): collect rows of 5 bull cards; green heads score.
+"""Hornochsen! (docs/rules.md, "Hornochsen!"): collect rows of 5 bull cards; green heads score.
 
 A turn is up to 3 steps of the seat to move: PLAY(card) puts a bull card on the row whose
 end is the highest below it (no such row: the row with the highest end), SPECIAL(kind, row)

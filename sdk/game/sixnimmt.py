@@ -1,4 +1,4 @@
-"""6 nimmt! and its Tactics, Logic and Professional variants (RULES.md, seeds 000 and 003).
+"""6 nimmt! and its Tactics, Logic and Professional variants (docs/rules.md, "6 nimmt!").
 
 One engine for the family; the variant options (deck, deal, placement, end, rounds) switch
 the rules. Decisions, events and the determinization are described in docs/game-model.md

@@ -1,4 +1,4 @@
-"""Typed views: what one seat may see (RULES.md, "What each player may see").
+"""Typed views: what one seat may see (docs/rules.md, "What a player may see").
 
 A view holds the seat's own hand, everything face up on the table, each player's public
 counters and the public history; never an opponent's hand, the deck order or unused cards.

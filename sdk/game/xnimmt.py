@@ -1,4 +1,4 @@
-"""X nimmt! (seed 002, RULES.md): three rows of capacity 3, 4 and 5, X rows and X piles.
+"""X nimmt! (docs/rules.md, "X nimmt!"): three rows of capacity 3, 4 and 5, X rows and X piles.
 
 A turn: every seat picks a hand card face down (simultaneous), the cards are revealed and
 resolved in ascending order. A card goes to the row whose last card is the highest one

@@ -1,4 +1,4 @@
-"""11 nimmt! (seed 004): the rulebook's worked examples, bad inputs, hidden information."""
+"""11 nimmt! (docs/rules.md): the rulebook's worked examples, bad inputs, hidden information."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hornochsen! (seed 001): the rulebook's worked examples, bad inputs, hidden information."""
+"""Hornochsen! (docs/rules.md): the rulebook's worked examples, bad inputs, hidden information."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""X nimmt! (seed 002): the rulebook's worked examples, bad inputs, hidden information."""
+"""X nimmt! (docs/rules.md): the rulebook's worked examples, bad inputs, hidden information."""
 
 from __future__ import annotations
 
