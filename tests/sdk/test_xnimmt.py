@@ -18,7 +18,7 @@ from sdk.game import (
 )
 from sdk.game.cards import HEADS
 from sdk.game.xnimmt import XNimmtState, from_view, round_score
-from tests.sdk.engine_checks import PARTS, RANDOM_GAMES, run_cheap_games, run_deep_games
+from sdk.testing import run_cheap_games, run_deep_games
 
 
 def card(value: int) -> Option:
@@ -216,6 +216,11 @@ def test_a_picked_card_stays_hidden_until_all_have_picked() -> None:
 
 
 # ----- seeded random games --------------------------------------------------------------
+
+RANDOM_GAMES = 10_000
+"""Seeded random games (at least 10,000, spread over every player count)."""
+PARTS = 4
+"""The cheap games run as this many tests, so that xdist spreads them out."""
 
 
 def check_final(state: GameState) -> None:
