@@ -26,13 +26,12 @@ import random
 import time
 from collections.abc import Callable
 
-from sdk.game import PRESETS, new_game
-from sdk.game.variants import FAMILY_OPTIONS
+from sdk.game import FAMILIES, PRESETS, new_game
 
 
 def quick_options(preset: str) -> dict[str, str]:
     family = PRESETS[preset].family
-    has_rounds = any(spec.name == "rounds" for spec in FAMILY_OPTIONS[family])
+    has_rounds = any(spec.name == "rounds" for spec in FAMILIES[family].options)
     return {"rounds": "1"} if has_rounds else {}
 
 

@@ -19,7 +19,6 @@ import time
 from collections.abc import Sequence
 from concurrent import futures
 from pathlib import Path
-from typing import cast
 
 import grpc
 
@@ -77,7 +76,7 @@ def requests(deltas: bool) -> list[tuple[str, pb.DecideRequest]]:
             for seat in state.pending():
                 options = state.legal_options(seat)
                 if seat == 0:
-                    view = cast(View, state.view(0))
+                    view = state.view(0)
                     offset = sent if deltas else 0
                     request = codec.decide_request(
                         f"m{seed}", 0, index, view, options, 1000, 5000, offset

@@ -47,7 +47,7 @@ def play_synthetic(spec: MatchSpec) -> MatchResult:
     while not state.is_terminal():
         step: list[tuple[int, View, list[Option], int, float, Fault | None]] = []
         for seat in state.pending():  # every pending seat decides on the same table
-            view: View = state.view(seat)  # type: ignore[assignment]
+            view: View = state.view(seat)
             options = state.legal_options(seat)
             name, rng = spec.bots[seat].name, rngs[seat]
             choice = _choose(name, len(options), rng)

@@ -162,7 +162,7 @@ class MatchRunner:
         state = self.state
         asks = []
         for seat_no in state.pending():
-            view: View = state.view(seat_no)  # type: ignore[assignment]
+            view: View = state.view(seat_no)
             options = tuple(state.legal_options(seat_no))
             asks.append(self.decide(self.seats[seat_no], view, options))
         # One pending seat (a turn-based game) needs no task of its own.

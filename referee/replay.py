@@ -437,7 +437,7 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
         for record in group:
             seat = int(record["seat"])
             view = state.view(seat)
-            view_json, history_len = view_to_json(view)  # type: ignore[arg-type]
+            view_json, history_len = view_to_json(view)
             if "view" in record and view_json != record["view"]:
                 raise ReplayError(f"decision {record['n']}: the view of seat {seat} differs")
             if (

@@ -76,7 +76,7 @@ def _plain(items: tuple[object, ...]) -> bool:
 def snapshot(state: GameState) -> Snapshot:
     """The table of `state` right now (see the module docstring)."""
     view = state.view(-1)
-    header = view.header  # type: ignore[attr-defined]
+    header = view.header
     shared, own = _fields(type(view))
     data: Snapshot = {
         "round": header.round,

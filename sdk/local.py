@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from sdk.bot import Bot, BotFactory, choice_index
 from sdk.game.core import DecisionKind, GameState, Option
 from sdk.game.variants import new_game, parse_variant
-from sdk.game.views import View
 from sdk.match import DecisionClock, MatchInfo, MatchOutcome
 
 
@@ -92,7 +90,7 @@ def play_local(
             (
                 seat,
                 state.decision_kind(seat),
-                cast(View, state.view(seat)),
+                state.view(seat),
                 state.legal_options(seat),
             )
             for seat in state.pending()

@@ -21,7 +21,16 @@ import enum
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Generic, NamedTuple, Self
+
+from typing_extensions import TypeVar
+
+if TYPE_CHECKING:
+    from sdk.game.family import Position
+    from sdk.game.views import View
+
+ViewT_co = TypeVar("ViewT_co", bound="View", covariant=True, default="View")
+"""The view type of a GameState (a bare ``GameState`` is ``GameState[View]``: any view)."""
 
 
 class RulesError(ValueError):
@@ -162,14 +171,26 @@ def random_policy(
     return options[rng.randrange(len(options))]
 
 
-class GameState(abc.ABC):
+class GameState(abc.ABC, Generic[ViewT_co]):
     """The full state of one game, with the rules that move it forward.
 
-    A state is mutable; :meth:`clone` gives an independent copy for simulation.
+    Generic in its view type: ``SixNimmtState`` is a ``GameState[SixNimmtView]``, so
+    ``state.view(seat)`` is typed; a bare ``GameState`` is one of any family, and its
+    ``view()`` gives the :data:`~sdk.game.views.View` union.
+
+    A state is mutable; :meth:`clone` gives an independent copy for simulation. Every
+    engine clones the same way: the attributes named in :attr:`COPY_LISTS` and
+    :attr:`COPY_NESTED` are copied, every other attribute is shared (it must be immutable,
+    or replaced rather than changed in place).
     """
 
     variant: str
     players: int
+
+    COPY_LISTS: ClassVar[tuple[str, ...]] = ()
+    """Attributes holding a list (or anything with ``copy()``) of immutable items."""
+    COPY_NESTED: ClassVar[tuple[str, ...]] = ()
+    """Attributes holding a list of lists: each inner list is copied too."""
 
     @abc.abstractmethod
     def pending(self) -> tuple[int, ...]:
@@ -188,8 +209,8 @@ class GameState(abc.ABC):
         """Apply `seat`'s choice; RulesError if the seat is not pending or it is illegal."""
 
     @abc.abstractmethod
-    def view(self, seat: int) -> object:
-        """What `seat` may see (a per-family view dataclass); seat -1: everything."""
+    def view(self, seat: int) -> ViewT_co:
+        """What `seat` may see (the family's view dataclass); seat -1: everything."""
 
     @abc.abstractmethod
     def is_terminal(self) -> bool:
@@ -199,9 +220,22 @@ class GameState(abc.ABC):
     def scores(self) -> list[int]:
         """Each seat's score so far (final once terminal), in the variant's own units."""
 
+    def clone(self) -> Self:
+        """An independent copy (see the class docstring for what is copied)."""
+        other = object.__new__(type(self))
+        state = self.__dict__.copy()
+        for name in self.COPY_LISTS:
+            state[name] = state[name].copy()
+        for name in self.COPY_NESTED:
+            state[name] = [inner.copy() for inner in state[name]]
+        other.__dict__ = state
+        return other
+
     @abc.abstractmethod
-    def clone(self) -> GameState:
-        """An independent deep copy."""
+    def position(self) -> Position:
+        """The table as a family-independent explicit position (only at the start of a
+        turn; RulesError otherwise): ``sdk.game.from_position(state.position())`` continues
+        exactly as this state does (its history aside)."""
 
     @abc.abstractmethod
     def card_locations(self) -> dict[str, list[int]]:

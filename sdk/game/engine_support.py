@@ -30,6 +30,27 @@ def shared_event(kind: EventKind, seat: int, card: int, row: int, side: Side, rn
     return event
 
 
+def position_history(
+    rows: Sequence[Sequence[int]],
+    round_number: int,
+    *,
+    further: bool = True,
+    turn_ends: bool = False,
+) -> list[Event]:
+    """The history an explicit position starts with: the table as if it had come about by
+    play. ``ROUND_START`` with the first card of each row (or pile); with `further`, then a
+    ``PLACE`` by nobody (seat -1) of every further card, row by row (each followed by an
+    ``END_TURN`` when `turn_ends`, so that 11 nimmt!'s stacking rule sees one card per
+    turn)."""
+    events = [Event(EventKind.ROUND_START, cards=tuple(r[0] for r in rows), round=round_number)]
+    for index, row in enumerate(rows if further else ()):
+        for card in row[1:]:
+            events.append(Event(EventKind.PLACE, card=card, row=index, round=round_number))
+            if turn_ends:
+                events.append(Event(EventKind.END_TURN, round=round_number))
+    return events
+
+
 def require_pending(pending: Sequence[int], seat: int) -> None:
     """Refuse a choice from a seat that has no decision pending."""
     if seat not in pending:

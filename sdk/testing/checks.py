@@ -1,43 +1,23 @@
-"""The conformance harness of the game engines: :func:`check_engine` and its parts.
+"""The single checks of the conformance harness (see :mod:`sdk.testing`): seeded random
+games through the public GameState API, and the properties every engine must keep.
 
-Someone adding a variant (or changing an engine) runs one function::
-
-    from sdk.testing import check_engine
-
-    report = check_engine("xnimmt", games=200)   # raises EngineCheckError on a failure
-    print(report)
-
-Every check drives seeded random games through the public :class:`GameState` API only, so
-the same harness covers every family:
-
-* a game that is not over has a pending seat; a pending seat has legal options, listed in
-  canonical order and each once; every offered option applies (checked on a copy);
-* every card of the game is in exactly one place at every step (``card_locations``);
-* the views agree with the state (the seat, the seats to move, the pending decision);
-* replaying the recorded choices on a fresh game reproduces the final state exactly;
-* the engine's own ``playout`` (often a faster loop) makes the very choices the generic
-  loop makes from the same random generator;
-* a determinization built from a seat's view (``from_view``) shows that seat the same view;
-* a copy (``clone``) is independent of the state it was made from;
-* the ranks follow from the scores, and a finished game refuses every move.
-
-Checks raise :class:`EngineCheckError` (an ``AssertionError``) saying what failed, with the
-variant, player count and seed that reproduce it. The building blocks (:func:`play_random`,
-:func:`run_cheap_games`, :func:`run_deep_games`, ...) are public too, for the long seeded
-runs of the test suite.
+Every function takes the engine's :class:`~sdk.game.Family` (default: the registered family
+of the variant), so a new family can be checked before it is registered.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
-from itertools import islice
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sdk.game import PRESETS, GameState, Option, RulesError, from_view, new_game, parse_variant
+from sdk.game import Family, GameState, Option, RulesError, View, family_of
 from sdk.game.core import ranks_from_scores
+from sdk.game.family import check_players, split_variant
+
+AnyFamily = Family[GameState, View]
 
 Choice = tuple[int, Option]
 StepCheck = Callable[[GameState, int, random.Random], None]
@@ -71,6 +51,7 @@ class PlayedGame:
     choices: list[Choice]
     initial_cards: Counter[int]
     final: GameState
+    family: AnyFamily = field(repr=False)
 
     @property
     def where(self) -> str:
@@ -80,21 +61,20 @@ class PlayedGame:
         return f"{variant}, {self.players} players, seed {self.seed}"
 
 
-@dataclass(frozen=True)
-class EngineReport:
-    """What :func:`check_engine` checked."""
-
-    family: str
-    presets: tuple[str, ...]
-    games: int  # random games played through the public API
-    decisions: int  # decisions made in them
-    deep_decisions: int  # decisions checked in depth (every option, determinization, clone)
-
-    def __str__(self) -> str:
-        return (
-            f"{self.family}: {self.games} games of {', '.join(self.presets)}, "
-            f"{self.decisions} decisions, {self.deep_decisions} checked in depth: all passed"
-        )
+def start_game(
+    variant: str,
+    players: int,
+    seed: int,
+    options: Mapping[str, str] | None = None,
+    family: AnyFamily | None = None,
+) -> GameState:
+    """A new game of `variant` made by `family` (default: the registered family of the
+    variant), with the same checks as ``sdk.game.new_game``."""
+    family = family or family_of(variant)
+    name, given = split_variant(variant, options)
+    spec = family.spec(family.preset(name), given)
+    check_players(spec.preset, players)
+    return family.new_game(spec.preset.name, spec.options, players, seed)
 
 
 def all_cards(state: GameState) -> Counter[int]:
@@ -120,14 +100,16 @@ def play_random(
     check_every: int = 1,
     on_step: Callable[[GameState, int], None] | None = None,
     max_steps: int = 100_000,
+    family: AnyFamily | None = None,
 ) -> PlayedGame:
     """Play one seeded random game, checking conservation every `check_every` steps.
 
     At every decision the options must be non-empty, canonical and distinct, and the
     chosen one must apply. `on_step(state, seat)` is called before each decision of `seat`
-    (for extra checks).
+    (for extra checks). `family` makes the game (default: the variant's registered one).
     """
-    state = new_game(variant, players, seed, options)
+    family = family or family_of(variant)
+    state = start_game(variant, players, seed, options, family)
     where = f"{variant} {dict(options or {})}, {players} players, seed {seed}"
     rng = choice_rng(players, seed)
     initial = all_cards(state)
@@ -159,12 +141,12 @@ def play_random(
                 require(all_cards(state) == initial, f"{where}: cards are not conserved")
     require(all_cards(state) == initial, f"{where}: cards are not conserved at the end")
     require(state.pending() == (), f"{where}: a finished game still has pending seats")
-    return PlayedGame(variant, players, seed, dict(options or {}), choices, initial, state)
+    return PlayedGame(variant, players, seed, dict(options or {}), choices, initial, state, family)
 
 
 def replay(game: PlayedGame) -> GameState:
     """Apply the recorded choices to a fresh game with the same seed."""
-    state = new_game(game.variant, game.players, game.seed, game.options)
+    state = start_game(game.variant, game.players, game.seed, game.options, game.family)
     for seat, choice in game.choices:
         state.apply(seat, choice)
     return state
@@ -184,7 +166,7 @@ def assert_replay_reproduces(game: PlayedGame) -> None:
 
 def assert_fast_playout_agrees(game: PlayedGame) -> None:
     """The engine's own ``playout`` from the game's choice generator plays the same game."""
-    state = new_game(game.variant, game.players, game.seed, game.options)
+    state = start_game(game.variant, game.players, game.seed, game.options, game.family)
     state.playout(choice_rng(game.players, game.seed))
     require(
         state.view(-1) == game.final.view(-1),
@@ -210,10 +192,12 @@ def assert_views_agree(state: GameState, seat: int) -> None:
     )
 
 
-def assert_determinization_keeps_view(state: GameState, seat: int, rng: random.Random) -> None:
+def assert_determinization_keeps_view(
+    state: GameState, seat: int, rng: random.Random, family: AnyFamily | None = None
+) -> None:
     """from_view(view(seat)) must be a full state that shows `seat` the same view."""
     view = state.view(seat)
-    sampled = from_view(view, rng)  # type: ignore[arg-type]
+    sampled = (family or family_of(state.variant)).from_view(view, rng)
     sampled_view = sampled.view(seat)
     require(
         sampled_view == undo_hidden_picks(view, sampled_view),
@@ -291,160 +275,34 @@ def assert_finished_game_is_closed(state: GameState) -> None:
             raise EngineCheckError(f"a finished game still answers {call.__name__}({seat})")
 
 
-def seeds_over_player_counts(
-    min_players: int, max_players: int, games: int, base_seed: int = 0
-) -> Iterator[tuple[int, int]]:
-    """(players, seed) pairs: `games` games spread evenly over every player count."""
-    counts = list(range(min_players, max_players + 1))
-    for i in range(games):
-        yield counts[i % len(counts)], base_seed + i
-
-
-def run_cheap_games(
-    variant: str,
-    min_players: int,
-    max_players: int,
-    games: int,
-    final_check: FinalCheck,
-    *,
-    part: int = 0,
-    parts: int = 1,
-    harness_every: int = 10,
-) -> int:
-    """Play part `part` (of `parts` equal slices) of `games` seeded random games spread over
-    every player count; return how many were played (for the caller to check).
-
-    Every game is played by the engine's fast random playout, must end with every card in
-    exactly one place, and passes `final_check`. Every `harness_every`-th game is also
-    played through the public API by :func:`play_random`; its recorded choices replay to the
-    same end, and it must be the very game the fast playout played (same choices from the
-    same generator), which shows that the fast playout only makes legal choices.
-    """
-    first, last = games * part // parts, games * (part + 1) // parts
-    played = 0
-    for players, seed in islice(
-        seeds_over_player_counts(min_players, max_players, games), first, last
-    ):
-        state = new_game(variant, players, seed)
-        where = f"{variant}, {players} players, seed {seed}"
-        initial = all_cards(state)
-        require(set(initial.values()) == {1}, f"{where}: a card is in two places at the start")
-        state.playout(choice_rng(players, seed))
-        require(state.is_terminal() and state.pending() == (), f"{where}: playout did not end")
-        require(all_cards(state) == initial, f"{where}: cards are not conserved")
-        final_check(state)
-        if seed % harness_every == 0:
-            game = play_random(variant, players, seed, check_every=1 << 30)
-            require(
-                game.final.view(-1) == state.view(-1),
-                f"{where}: the fast playout chose otherwise",
-            )
-            assert_replay_reproduces(game)
-        played += 1
-    return played
-
-
-def run_deep_games(
-    variant: str,
-    min_players: int,
-    max_players: int,
-    games: int,
-    hidden_check: StepCheck,
-    *,
-    base_seed: int = 1_000_000,
-) -> int:
-    """Play `games` random games checked at every decision; return the decisions checked.
-
-    At every decision: every option applies on a copy, the views agree with the state, a
-    determinization keeps the deciding seat's view, and `hidden_check` passes.
-    """
-    checked = 0
-    rng = random.Random(base_seed)
-
-    def on_step(state: GameState, seat: int) -> None:
-        nonlocal checked
-        assert_every_option_applies(state, seat)
-        assert_views_agree(state, seat)
-        assert_determinization_keeps_view(state, seat, rng)
-        hidden_check(state, seat, rng)
-        checked += 1
-
-    for players, seed in seeds_over_player_counts(min_players, max_players, games, base_seed):
-        game = play_random(variant, players, seed, on_step=on_step)
-        assert_replay_reproduces(game)
-    return checked
-
-
-def family_presets(family: str) -> tuple[str, ...]:
-    """The presets of a family id (``"6nimmt"``, ``"xnimmt"``, ...), RulesError if none."""
-    presets = tuple(name for name, preset in PRESETS.items() if preset.family == family)
-    if not presets:
-        families = sorted({p.family for p in PRESETS.values()})
-        raise RulesError(f"unknown game family {family!r}; families: {', '.join(families)}")
-    return presets
-
-
-def game_options(family_has_rounds: bool, index: int) -> dict[str, str]:
-    """The options of game `index`: with a ``rounds`` option, most games play one round
-    (the bots' format) and every fifth plays to the family's end rule (several rounds)."""
-    if family_has_rounds and index % 5:
-        return {"rounds": "1"}
-    return {}
-
-
-def check_engine(
-    family: str,
-    games: int = 100,
-    *,
-    seed: int = 0,
-    deep_every: int = 5,
-    step_check: StepCheck | None = None,
-    final_check: FinalCheck | None = None,
-) -> EngineReport:
-    """Check that the engine of `family` (a family id such as ``"xnimmt"``) keeps every
-    property an engine must have (see the module docstring), over `games` seeded random
-    games spread over its presets and player counts.
-
-    Every `deep_every`-th game is also checked in depth at every decision (every option
-    on a copy, the views, a determinization of the deciding seat's view; at every
-    CLONE_EVERY-th such decision a clone played to the end); `step_check` and
-    `final_check` add a family's own checks. Raises :class:`EngineCheckError` at the
-    first failure; returns what was checked.
-    """
-    presets = family_presets(family)
-    has_rounds = any("rounds" in parse_variant(name).options for name in presets)
-    rng = random.Random(seed)
-    played = decisions = deep = 0
-
-    def in_depth(state: GameState, seat: int) -> None:
-        nonlocal deep
-        assert_every_option_applies(state, seat)
-        assert_views_agree(state, seat)
-        assert_determinization_keeps_view(state, seat, rng)
-        if deep % CLONE_EVERY == 0:
-            assert_clone_is_independent(state, random.Random(rng.getrandbits(32)))
-        if step_check is not None:
-            step_check(state, seat, rng)
-        deep += 1
-
-    for index in range(games):
-        preset = PRESETS[presets[index % len(presets)]]
-        counts = range(preset.min_players, preset.max_players + 1)
-        players = counts[(index // len(presets)) % len(counts)]
-        options = game_options(has_rounds, index)
-        game = play_random(
-            preset.name,
-            players,
-            seed + index,
-            options,
-            check_every=1,
-            on_step=in_depth if index % deep_every == deep_every // 2 else None,
+def assert_position_round_trip(
+    state: GameState, rng: random.Random, family: AnyFamily | None = None
+) -> bool:
+    """At the start of a turn, ``from_position(state.position())`` holds every card where
+    the state does, offers the same options, and (the same random choices made on both)
+    plays on to the same end. Returns False (nothing checked) in the middle of a turn."""
+    try:
+        position = state.position()
+    except RulesError:
+        return False
+    family = family or family_of(state.variant)
+    again = family.from_position(position)
+    require(
+        again.card_locations() == state.card_locations(),
+        "from_position(position()) puts cards elsewhere than the state",
+    )
+    require(again.pending() == state.pending(), "from_position(position()) has other seats to move")
+    for seat in state.pending():
+        require(
+            again.legal_options(seat) == state.legal_options(seat),
+            f"from_position(position()) gives seat {seat} other options",
         )
-        assert_replay_reproduces(game)
-        assert_fast_playout_agrees(game)
-        assert_finished_game_is_closed(game.final)
-        if final_check is not None:
-            final_check(game.final)
-        played += 1
-        decisions += len(game.choices)
-    return EngineReport(family, presets, played, decisions, deep)
+    seed = rng.getrandbits(32)
+    original = state.clone()
+    scores = original.playout(random.Random(seed))
+    require(
+        again.playout(random.Random(seed)) == scores
+        and again.card_locations() == original.card_locations(),
+        "from_position(position()) plays on otherwise than the state",
+    )
+    return True
