@@ -36,6 +36,7 @@ from typing import Any
 
 from referee.snapshots import Snapshot, SnapshotRecorder, expand, snapshot
 from referee.spec import Fault, MatchResult, MatchSpec
+from sdk.errors import BullringError
 from sdk.game import Event, GameState, Option, OptionKind, Side, VariantSpec, new_game
 from sdk.game.views import View
 
@@ -46,7 +47,7 @@ READABLE_VERSIONS = (1, 2)  # version 1: a view per decision, no snapshots
 Json = Any
 
 
-class ReplayError(ValueError):
+class ReplayError(BullringError, ValueError):
     """A replay that is malformed or does not re-simulate to what it records."""
 
 

@@ -17,6 +17,7 @@ from typing import Any, TypeVar, cast
 
 from google.protobuf.message import DecodeError, Message
 
+from sdk.errors import BullringError
 from sdk.game.core import DecisionKind, Event, EventKind, Option, OptionKind, Side, ViewHeader
 from sdk.game.views import (
     ElevenNimmtView,
@@ -33,7 +34,7 @@ PROTOCOL_VERSION = 1
 """The protocol version this SDK speaks (bullring.v1 PROTOCOL_VERSION_1)."""
 
 
-class CodecError(ValueError):
+class CodecError(BullringError, ValueError):
     """A message that does not describe a valid game-model value."""
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.spec import BotSpec, ClockSpec
+from sdk.errors import BullringError
 from sdk.game.core import RulesError
 from sdk.game.variants import check_players, parse_variant
 
@@ -25,7 +26,7 @@ FORMATS = ("round-robin", "random", "duplicate", "quality")
 EXECUTORS = ("local", "ray")
 
 
-class LeagueFileError(ValueError):
+class LeagueFileError(BullringError, ValueError):
     """A league file (or a bot manifest it names) that cannot be used; the message says why."""
 
 

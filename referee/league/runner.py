@@ -27,9 +27,10 @@ from referee.league.formats import STATIC_FORMATS, PlannedMatch, plan_quality_ba
 from referee.league.ratings import RatedMatch, Ratings
 from referee.league.store import LeagueStore, MatchRow, StoreError
 from referee.spec import BotSpec, MatchSpec
+from sdk.errors import BullringError
 
 
-class LeagueError(RuntimeError):
+class LeagueError(BullringError, RuntimeError):
     """The league cannot run as described (too few bots, a store of another league...)."""
 
 

@@ -26,6 +26,7 @@ from typing import Any
 from referee.league.formats import PlannedMatch
 from referee.league.ratings import RatedMatch, Rating, conservative_rating
 from referee.spec import BotSpec, MatchResult
+from sdk.errors import BullringError
 
 SCHEMA_VERSION = 1
 
@@ -107,7 +108,7 @@ CREATE INDEX IF NOT EXISTS ratings_bot ON ratings(variant, bot, seq);
 """
 
 
-class StoreError(RuntimeError):
+class StoreError(BullringError, RuntimeError):
     """The store cannot serve this request (wrong league, missing file, ...)."""
 
 

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, ClassVar, Generic, NamedTuple, Self
 
 from typing_extensions import TypeVar
 
+from sdk.errors import BullringError
+
 if TYPE_CHECKING:
     from sdk.game.family import Position
     from sdk.game.views import View
@@ -33,7 +35,7 @@ ViewT_co = TypeVar("ViewT_co", bound="View", covariant=True, default="View")
 """The view type of a GameState (a bare ``GameState`` is ``GameState[View]``: any view)."""
 
 
-class RulesError(ValueError):
+class RulesError(BullringError, ValueError):
     """A request the rules do not allow (bad variant, player count, option or move)."""
 
 

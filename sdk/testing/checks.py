@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from sdk.errors import BullringError
 from sdk.game import Family, GameState, Option, RulesError, View, family_of
 from sdk.game.core import ranks_from_scores
 from sdk.game.family import check_players, split_variant
@@ -30,7 +31,7 @@ CLONE_EVERY = 16
 """In depth, a clone is played to the end (to show it independent) at every 16th decision."""
 
 
-class EngineCheckError(AssertionError):
+class EngineCheckError(BullringError, AssertionError):
     """An engine broke a property every engine must have."""
 
 
