@@ -1,6 +1,6 @@
 """The replay viewer's data for one match: the stored replay itself, no simulation.
 
-A replay (referee/replay.py, format 2) is already what the viewer needs, compact: the
+A replay (referee/replay.py, format 2 or 3) is already what the viewer needs, compact: the
 decisions (options as number arrays), the shared histories, and a snapshot of the table
 after every decision (referee/snapshots.py: the referee's view plus each seat's own fields,
 delta-encoded). So the data file is the replay's stored JSON text, wrapped in a call::
@@ -28,8 +28,13 @@ from typing import Any
 
 from referee.replay import option_from_json, option_to_replay, snapshot_deltas
 
-READY_PREFIX = b'{"format":"bullring-replay","version":2,'
-"""How a format-2 replay as the referee stores it begins: viewer data as it is."""
+READY_PREFIXES = (
+    b'{"format":"bullring-replay","version":2,',
+    b'{"format":"bullring-replay","version":3,',
+)
+"""How a replay with snapshots (format 2 or 3) as the referee stores it begins: viewer data
+as it is (version 3 differs only in the events of its histories, which the viewer does not
+read)."""
 
 
 def viewer_data(replay: Mapping[str, Any]) -> dict[str, Any]:
@@ -55,7 +60,7 @@ def viewer_data(replay: Mapping[str, Any]) -> dict[str, Any]:
 
 def viewer_script(replay_text: bytes) -> bytes:
     """The match's data file from the replay's stored JSON text."""
-    if replay_text.startswith(READY_PREFIX):
+    if replay_text.startswith(READY_PREFIXES):
         payload = replay_text
     else:
         data = viewer_data(json.loads(replay_text))

@@ -30,8 +30,11 @@ Snapshot = dict[str, Json]
 
 SEAT_OWN_FIELDS = ("specials", "own_x_pile", "own_pile", "own_pile_specials")
 """View fields a seat fills with what only it knows of its own (empty for seat -1)."""
+REFEREE_FIELDS = ("all_x_piles", "all_specials", "all_piles", "all_pile_specials")
+"""Fields only the referee's view fills: every seat's own fields at once. A snapshot leaves
+them out (it holds each seat's own fields already); a seat's view has them empty."""
 
-_LEFT_OUT = frozenset({"header", "hand"})
+_LEFT_OUT = frozenset({"header", "hand", *REFEREE_FIELDS})
 _FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 
@@ -124,7 +127,8 @@ def seat_view(snap: Mapping[str, Json], seat: int) -> Snapshot:
 
 
 def view_fields(view: object) -> Snapshot:
-    """A seat's view (seat >= 0) in snapshot form, without the header's constants."""
+    """A seat's view (seat >= 0) in snapshot form, without the header's constants (and
+    the referee-only fields, always empty in a seat's view)."""
     header = view.header  # type: ignore[attr-defined]
     data: Snapshot = {
         "round": header.round,
@@ -132,7 +136,7 @@ def view_fields(view: object) -> Snapshot:
         "to_move": list(header.to_move),
     }
     for name in view.__dataclass_fields__:  # type: ignore[attr-defined]
-        if name != "header":
+        if name != "header" and name not in REFEREE_FIELDS:
             data[name] = _json(getattr(view, name))
     return data
 

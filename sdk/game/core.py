@@ -128,7 +128,7 @@ class EventKind(enum.IntEnum):
     NEW_PILE = 8  # 11 nimmt!: a new pile started with `card` (at index `row`)
     BULL = 9  # 11 nimmt!: `seat` got a bull card (from the supply, or from `target`)
     SPECIAL = 10  # Hornochsen!: `seat` put special `card` on `row`
-    COLLECT = 11  # Hornochsen!: `seat` collected `row` (`cards`, plus its specials)
+    COLLECT = 11  # Hornochsen!: `seat` collected `row`: bull `cards` and `specials`
     END_TURN = 12  # a multi-step turn ended
     ROUND_END = 13  # `cards` holds each seat's score for the round, in seat order
 
@@ -145,6 +145,7 @@ class Event:
     target: int = -1
     cards: tuple[int, ...] = ()
     round: int = 0
+    specials: tuple[int, ...] = ()  # COLLECT: the special cards collected (Special values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +160,20 @@ class ViewHeader:
     scores: tuple[int, ...]  # running totals, one per seat, as the scoresheet shows them
     to_move: tuple[int, ...]  # seats with a pending decision
     decision: DecisionKind | None  # this seat's pending decision, if any
-    history: tuple[Event, ...] = field(default=())
+    history: Sequence[Event] = field(default=())
+    """The public history: a :class:`~sdk.game.history.History` (a read-only window on the
+    game's event log, shared by every view, equal to the tuple of its events)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    """The table as a round ended, before the next round was dealt (see
+    :meth:`GameState.round_ends`)."""
+
+    round: int
+    scores: tuple[int, ...]  # each seat's points of this round (its ROUND_END event's cards)
+    totals: tuple[int, ...]  # each seat's score after it, as scores() gave it then
+    places: Mapping[str, tuple[int, ...]]  # card_locations() at that moment
 
 
 Policy = Callable[["GameState", int, Sequence[Option], random.Random], Option]
@@ -188,6 +202,12 @@ class GameState(abc.ABC, Generic[ViewT_co]):
 
     variant: str
     players: int
+    history: list[Event]
+    """The public history, append-only: views hold windows on it (sdk.game.history)."""
+
+    finished_rounds: tuple[RoundEnd, ...] = ()
+    """The ends of the rounds before this one (immutable; an engine adds one with
+    :meth:`record_round_end` when a round that is not the last one ends)."""
 
     COPY_LISTS: ClassVar[tuple[str, ...]] = ()
     """Attributes holding a list (or anything with ``copy()``) of immutable items."""
@@ -249,6 +269,31 @@ class GameState(abc.ABC, Generic[ViewT_co]):
     @abc.abstractmethod
     def higher_is_better(self) -> bool:
         """True when the highest score wins (Hornochsen!); False for fewest heads."""
+
+    def round_ends(self) -> tuple[RoundEnd, ...]:
+        """The end of every round played to its end so far, in order: the table as the
+        round ended (``card_locations()``), its points and the totals, read before the next
+        round is dealt (which happens inside the ``apply()`` that ends a round). The last
+        round's end is the final table, once the game is over."""
+        if not self.is_terminal():
+            return self.finished_rounds
+        return (*self.finished_rounds, self._round_end())
+
+    def record_round_end(self) -> None:
+        """Keep the table of the round that has just ended (its ROUND_END event is the last
+        event of the history), before the next round is dealt."""
+        self.finished_rounds = (*self.finished_rounds, self._round_end())
+
+    def _round_end(self) -> RoundEnd:
+        last = self.history[-1] if self.history else None
+        if last is None or last.kind != EventKind.ROUND_END:
+            raise RulesError("no round has just ended")
+        return RoundEnd(
+            round=last.round,
+            scores=last.cards,
+            totals=tuple(self.scores()),
+            places={place: tuple(cards) for place, cards in self.card_locations().items()},
+        )
 
     def ranks(self) -> list[int]:
         """1-based ranks from the scores; equal scores share the better rank."""

@@ -538,6 +538,7 @@ class ElevenNimmtState(GameState[ElevenNimmtView]):
             self.phase = Phase.OVER
             self.start_tops, self.plays = [], []
             return
+        self.record_round_end()
         self.round += 1
         self.starter = next_starter(self.totals, self.starter)
         self.unused = []

@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 
 from sdk.game.core import DecisionKind, Event, EventKind, Option, RulesError, Side, ViewHeader
+from sdk.game.history import History
 
 _EVENT_CACHE: dict[tuple[int, int, int, int, int, int], Event] = {}
 _EVENT_CACHE_LIMIT = 200_000
@@ -99,7 +100,7 @@ def make_header(
     scores: Sequence[int],
     to_move: tuple[int, ...],
     decision: DecisionKind | None,
-    history: Sequence[Event],
+    history: list[Event],
 ) -> ViewHeader:
     """The common head of every view (these families have no options)."""
     return ViewHeader(
@@ -111,7 +112,7 @@ def make_header(
         scores=tuple(scores),
         to_move=to_move,
         decision=decision if seat in to_move else None,
-        history=tuple(history),
+        history=History.window(history),
     )
 
 

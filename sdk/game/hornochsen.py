@@ -253,7 +253,7 @@ class HornochsenState(GameState[HornochsenView]):
         self.steps += 1
         if not any(self.hands):
             self.history.append(shared_event(EventKind.END_TURN, seat, 0, -1, Side.RIGHT, 1))
-            self.over = True
+            self._end_game()
         elif self.steps >= MAX_STEPS or not self._can_play(seat):
             self._end_turn(seat)
 
@@ -329,6 +329,9 @@ class HornochsenState(GameState[HornochsenView]):
             own_pile_specials=tuple(self.pile_specials[seat]) if own else (),
             steps_this_turn=self.steps,
             all_hands=tuple(tuple(h) for h in self.hands) if not own else (),
+            all_specials=tuple(tuple(s) for s in self.specials) if not own else (),
+            all_piles=tuple(tuple(p) for p in self.piles) if not own else (),
+            all_pile_specials=tuple(tuple(s) for s in self.pile_specials) if not own else (),
         )
 
     # ----- the rules ------------------------------------------------------------------
@@ -359,11 +362,19 @@ class HornochsenState(GameState[HornochsenView]):
         self.history.append(shared_event(EventKind.PLACE, seat, card, row, Side.RIGHT, 1))
         if len(self.rows[row]) >= ROW_FULL:
             cards = self.rows.pop(row)
+            specials = self.row_specials.pop(row)
             self.piles[seat].extend(cards)
-            self.pile_specials[seat].extend(self.row_specials.pop(row))
+            self.pile_specials[seat].extend(specials)
             self.pile_specials[seat].sort()
             self.history.append(
-                Event(EventKind.COLLECT, seat=seat, row=row, cards=tuple(cards), round=1)
+                Event(
+                    EventKind.COLLECT,
+                    seat=seat,
+                    row=row,
+                    cards=tuple(cards),
+                    round=1,
+                    specials=tuple(specials),
+                )
             )
 
     def _special(self, seat: int, kind: Special, row: int) -> None:
@@ -389,7 +400,12 @@ class HornochsenState(GameState[HornochsenView]):
             if self._can_play(candidate):
                 self.turn = candidate
                 return
+        self._end_game()
+
+    def _end_game(self) -> None:
+        """The game (its one round) is over: ROUND_END holds the final scores."""
         self.over = True
+        self.history.append(Event(EventKind.ROUND_END, cards=tuple(self.scores()), round=1))
 
 
 def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> HornochsenState:

@@ -29,6 +29,7 @@ from sdk.game.core import (
 )
 from sdk.game.engine_support import position_history, shared_event
 from sdk.game.family import Family, OptionSpec, Position, Preset, check_players, split_variant
+from sdk.game.history import History
 from sdk.game.views import SixNimmtView, View
 
 ROWS = 4
@@ -287,7 +288,7 @@ class SixNimmtState(GameState[SixNimmtView]):
             scores=tuple(self.scores()),
             to_move=pending,
             decision=self.decision_kind(seat) if seat in pending else None,
-            history=tuple(self.history),
+            history=History.window(self.history),
         )
         public = self.rules.draft
         return SixNimmtView(
@@ -497,6 +498,7 @@ class SixNimmtState(GameState[SixNimmtView]):
         if over:
             self.phase = Phase.OVER
             return
+        self.record_round_end()
         self.totals = scores
         self.round += 1
         self._start_round()

@@ -336,6 +336,7 @@ class XNimmtState(GameState[XNimmtView]):
             pending_card=self.pending_card,
             taken=tuple(sorted(self.taken)),
             all_hands=tuple(tuple(h) for h in self.hands) if seat < 0 else (),
+            all_x_piles=tuple(tuple(p) for p in self.x_piles) if seat < 0 else (),
         )
 
     # ----- the rules ------------------------------------------------------------------
@@ -352,7 +353,11 @@ class XNimmtState(GameState[XNimmtView]):
         """The taker chose `card` of the taken cards for the X row (X_ROW_CARD)."""
         taken, self.taken = self.taken, []
         self.phase = Phase.RESOLVE
+        take = next(e for e in reversed(self.history) if e.kind == EventKind.TAKE)
         self._to_x_row(seat, card, [c for c in taken if c != card])
+        self.history.append(
+            shared_event(EventKind.PLACE, seat, take.card, take.row, Side.RIGHT, self.round)
+        )
         self._resolve()
 
     def _reveal(self) -> None:
@@ -390,16 +395,22 @@ class XNimmtState(GameState[XNimmtView]):
             self.phase = Phase.PICK
 
     def _take(self, seat: int, row: int, card: int) -> None:
-        """`seat`'s card takes `row`; one taken card must then go to the X row."""
+        """`seat`'s card takes `row`; one taken card must then go to the X row.
+
+        The card lies in the row from now on (the rulebook's example shows it there while
+        the taken cards are sorted), but its ``PLACE`` event follows the X-row card's
+        ``X_ROW`` (rules order: take the row, sort the taken cards, start the row)."""
         taken, self.rows[row] = self.rows[row], [card]
         self.history.append(
             Event(
                 EventKind.TAKE, seat=seat, card=card, row=row, cards=tuple(taken), round=self.round
             )
         )
-        self.history.append(shared_event(EventKind.PLACE, seat, card, row, Side.RIGHT, self.round))
         if len(taken) == 1:
             self._to_x_row(seat, taken[0], [])
+            self.history.append(
+                shared_event(EventKind.PLACE, seat, card, row, Side.RIGHT, self.round)
+            )
         else:
             self.phase, self.chooser, self.taken = Phase.X_ROW_CARD, seat, taken
 
@@ -429,6 +440,7 @@ class XNimmtState(GameState[XNimmtView]):
         if self.round >= ROUNDS:
             self.phase = Phase.OVER
             return
+        self.record_round_end()
         self.round += 1
         self._deal()
 

@@ -12,7 +12,15 @@ import pytest
 from referee import replay, snapshots
 from sdk.game import PRESETS, Event, GameState, HornochsenRow, Option, new_game
 
-EVENT_DEFAULTS = {"seat": -1, "card": 0, "row": -1, "side": "RIGHT", "target": -1, "cards": []}
+EVENT_DEFAULTS = {
+    "seat": -1,
+    "card": 0,
+    "row": -1,
+    "side": "RIGHT",
+    "target": -1,
+    "cards": [],
+    "specials": [],
+}
 
 
 def generic_event(event: Event) -> Any:
