@@ -22,6 +22,9 @@ the same harness covers every family:
 * a copy (``clone``) is independent of the state it was made from;
 * at the start of a turn, ``from_position(state.position())`` holds the same cards, offers
   the same options and plays on to the same end;
+* the history tells every round (one ``ROUND_START``, one ``ROUND_END`` last) and every
+  turn's end (``END_TURN``, in families that have turns), and ``round_ends()`` gives the
+  table at the end of every round;
 * the ranks follow from the scores, and a finished game refuses every move.
 
 Checks raise :class:`EngineCheckError` (an ``AssertionError``) saying what failed, with the
@@ -51,6 +54,8 @@ from sdk.testing.checks import (
     assert_finished_game_is_closed,
     assert_position_round_trip,
     assert_replay_reproduces,
+    assert_rounds_are_told,
+    assert_turns_end,
     assert_views_agree,
     choice_rng,
     play_random,
@@ -73,6 +78,8 @@ __all__ = [
     "assert_finished_game_is_closed",
     "assert_position_round_trip",
     "assert_replay_reproduces",
+    "assert_rounds_are_told",
+    "assert_turns_end",
     "assert_views_agree",
     "check_engine",
     "choice_rng",
@@ -147,7 +154,13 @@ def check_engine(
     rng = random.Random(seed)
     played = decisions = deep = positions = 0
 
+    turns: list[tuple[int, int]] = []
+
+    def told(state: GameState, seat: int) -> None:
+        turns.append((seat, len(state.history)))
+
     def in_depth(state: GameState, seat: int) -> None:
+        told(state, seat)
         nonlocal deep, positions
         assert_every_option_applies(state, seat)
         assert_views_agree(state, seat)
@@ -166,6 +179,7 @@ def check_engine(
         players = counts[(index // len(engine.presets)) % len(counts)]
         options = game_options(engine, index)
         first = start_game(preset.name, players, seed + index, options, engine)
+        turns.clear()
         positions += assert_position_round_trip(first, rng, engine)
         game = play_random(
             preset.name,
@@ -173,9 +187,11 @@ def check_engine(
             seed + index,
             options,
             check_every=1,
-            on_step=in_depth if index % deep_every == deep_every // 2 else None,
+            on_step=in_depth if index % deep_every == deep_every // 2 else told,
             family=engine,
         )
+        assert_rounds_are_told(game)
+        assert_turns_end(game, turns)
         assert_replay_reproduces(game)
         assert_fast_playout_agrees(game)
         assert_finished_game_is_closed(game.final)

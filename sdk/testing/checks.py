@@ -11,10 +11,11 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from typing import Any
 
 from sdk.errors import BullringError
-from sdk.game import Family, GameState, Option, RulesError, View, family_of
+from sdk.game import EventKind, Family, GameState, Option, RulesError, View, family_of
 from sdk.game.core import ranks_from_scores
 from sdk.game.family import check_players, split_variant
 
@@ -307,3 +308,59 @@ def assert_position_round_trip(
         "from_position(position()) plays on otherwise than the state",
     )
     return True
+
+
+def assert_rounds_are_told(game: PlayedGame) -> None:
+    """The history tells every round: one ``ROUND_START`` (after a Logic draft's ``DRAFT``
+    events), events in round order, one ``ROUND_END`` as the round's last event; and
+    ``round_ends()`` gives each round's end, with every card in one place."""
+    state = game.final
+    history = state.history
+    rounds = sorted({event.round for event in history})
+    require(rounds == list(range(1, len(rounds) + 1)), f"{game.where}: rounds {rounds}")
+    require(
+        all(a.round <= b.round for a, b in pairwise(history)),
+        f"{game.where}: events out of round order",
+    )
+    for number in rounds:
+        events = [e for e in history if e.round == number]
+        kinds = [e.kind for e in events]
+        require(
+            kinds.count(EventKind.ROUND_START) == 1 and kinds.count(EventKind.ROUND_END) == 1,
+            f"{game.where}: round {number} has not one ROUND_START and one ROUND_END",
+        )
+        start = kinds.index(EventKind.ROUND_START)
+        require(
+            all(kind == EventKind.DRAFT for kind in kinds[:start]),
+            f"{game.where}: round {number} has events before its ROUND_START",
+        )
+        require(kinds[-1] == EventKind.ROUND_END, f"{game.where}: round {number} ends late")
+    ends = state.round_ends()
+    told = [e for e in history if e.kind == EventKind.ROUND_END]
+    require(
+        [(end.round, end.scores) for end in ends] == [(e.round, e.cards) for e in told],
+        f"{game.where}: round_ends() does not match the ROUND_END events",
+    )
+    require(list(ends[-1].totals) == state.scores(), f"{game.where}: the last totals differ")
+    for end in ends:
+        counts: Counter[int] = Counter()
+        for cards in end.places.values():
+            counts.update(cards)
+        require(counts == game.initial_cards, f"{game.where}: round {end.round}'s end loses cards")
+
+
+def assert_turns_end(game: PlayedGame, turns: list[tuple[int, int]]) -> None:
+    """In a family whose turns are told (``END_TURN`` events), every turn ends with an
+    ``END_TURN`` of its seat before another seat decides, the game's last turn too.
+    `turns` holds (deciding seat, history length before the decision) per decision."""
+    history = game.final.history
+    if not any(event.kind == EventKind.END_TURN for event in history):
+        return
+    for (seat, before), (following, after) in zip(
+        turns, [*turns[1:], (-2, len(history))], strict=True
+    ):
+        if following != seat:
+            require(
+                any(e.kind == EventKind.END_TURN and e.seat == seat for e in history[before:after]),
+                f"{game.where}: seat {seat}'s turn ends without an END_TURN",
+            )
