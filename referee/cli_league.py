@@ -38,7 +38,12 @@ def load(file: Path) -> LeagueConfig:
 
 
 def run_with_progress(
-    config: LeagueConfig, store: Path, executor: str, address: str | None, show: bool
+    config: LeagueConfig,
+    store: Path,
+    executor: str,
+    address: str | None,
+    show: bool,
+    new_key: bool = False,
 ) -> LeagueSummary:
     """Run a league, drawing a progress bar (matches done, rate, time left) on stderr."""
     runner_executor = make_executor(executor, config.workers, address=address)
@@ -65,7 +70,7 @@ def run_with_progress(
                 left=f"{_duration(left)} left",
             )
 
-        runner = LeagueRunner(config, runner_executor, store, update)
+        runner = LeagueRunner(config, runner_executor, store, update, new_key=new_key)
         return runner.run()
 
 
@@ -89,6 +94,9 @@ def run(
     store: Annotated[Path | None, typer.Option(help="Store file (default: the file's).")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    new_key: Annotated[
+        bool, typer.Option("--new-key", help="Replace a lost league key (docs/leagues.md).")
+    ] = False,
 ) -> None:
     """Play every match of the league that has no result yet (resumes where it stopped)."""
     config = load(file)
@@ -99,7 +107,7 @@ def run(
         raise fail(f"--executor: {kind!r} is not one of: {', '.join(EXECUTORS)}")
     try:
         summary = run_with_progress(
-            config, store or config.store, kind, address or config.ray_address, progress
+            config, store or config.store, kind, address or config.ray_address, progress, new_key
         )
     except USER_ERRORS as error:
         raise fail(str(error)) from None

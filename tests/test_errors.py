@@ -7,6 +7,7 @@ import pytest
 
 from leaderboard.build import BuildError
 from referee.league.config import LeagueFileError
+from referee.league.keyfile import LeagueKeyError
 from referee.league.runner import LeagueError
 from referee.league.store import StoreError
 from referee.manifest import ManifestError
@@ -26,6 +27,7 @@ ERRORS: dict[type[Exception], type[Exception]] = {
     ReplayError: ValueError,
     BotStartError: Exception,
     LeagueFileError: ValueError,
+    LeagueKeyError: RuntimeError,
     LeagueError: RuntimeError,
     StoreError: RuntimeError,
     ManifestError: ValueError,

@@ -31,7 +31,8 @@ def test_an_old_replay_resimulates_to_its_recorded_result(path: Path) -> None:
     data = replay.load(path)
     assert replay.resimulate(data) == data["result"]["scores"]
     # The same choices through a fresh engine, by the SDK alone: the same end.
-    state = new_game(data["variant"], data["players"], data["seed"], data["options"])
+    seed = int(data["deal_seed"] if "deal_seed" in data else data["seed"])  # older: seed
+    state = new_game(data["variant"], data["players"], seed, data["options"])
     for record in data["decisions"]:
         options = [replay.option_to_replay(o) for o in state.legal_options(record["seat"])]
         assert options == record["options"]

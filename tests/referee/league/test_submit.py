@@ -31,13 +31,32 @@ options = { rounds = 1 }
 
 
 def version_of(manifest: Path, folder: Path, version: str) -> Path:
-    """A copy of `manifest` with another version (workdir made absolute)."""
+    """A copy of `manifest` with another version (workdir made absolute): the manifest
+    alone, the bot's Hello still says the old version."""
     text = manifest.read_text()
     text = re.sub(r'(?m)^version = ".*"$', f'version = "{version}"', text)
     text = re.sub(r'(?m)^workdir = ".*"$', f'workdir = "{REPO}"', text)
     copy = folder / f"bot-{version}.toml"
     copy.write_text(text)
     return copy
+
+
+def random_bot_version(folder: Path, version: str) -> Path:
+    """A real new version of the random bot: its code says `version` too."""
+    script = folder / f"random_bot_{version.replace('.', '_')}.py"
+    script.write_text(
+        "from example_bots.random_bot.bot import RandomBot\n"
+        "from sdk import run\n\n\n"
+        "class NewVersion(RandomBot):\n"
+        f"    version = {version!r}\n\n\n"
+        "run(NewVersion)\n"
+    )
+    manifest = version_of(RANDOM_BOT, folder, version)
+    text = re.sub(
+        r"(?m)^command = .*$", f'command = ["{{python}}", "{script}"]', manifest.read_text()
+    )
+    manifest.write_text(text + f'\n[env]\nPYTHONPATH = "{REPO}"\n')
+    return manifest
 
 
 def test_submit_registers_and_new_versions_keep_history_apart(tmp_path: Path) -> None:
@@ -72,7 +91,12 @@ def test_submit_registers_and_new_versions_keep_history_apart(tmp_path: Path) ->
         old_history = db.rating_history("6nimmt:rounds=1", "random_bot@1.0")
         assert len(old_history) == 4
 
-    v2 = version_of(RANDOM_BOT, tmp_path, "2.0")
+    # A new version in the manifest only: Hello still says 1.0, so it is refused.
+    bumped = version_of(RANDOM_BOT, tmp_path, "2.0")
+    refused = bullring("bot", "submit", str(bumped), "--league", str(file), cwd=tmp_path)
+    assert refused.returncode == 1 and "version '1.0'" in refused.stderr, refused.stderr
+
+    v2 = random_bot_version(tmp_path, "2.0")
     done = bullring("bot", "submit", str(v2), "--league", str(file), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "new version of random_bot" in done.stdout
