@@ -8,7 +8,7 @@ Batch path (6 nimmt! family): ``sixnimmt_batch.simulate_random`` from a new game
 ``simulate_view`` from seat 0's view (a fresh determinization per game). Views
 (``--views``, on by default): one random game per preset and player count played through
 the public API, asking ``state.view(seat)`` of every pending seat before each decision
-(what the referee does); ``view us`` is the time of one view in microseconds (its cost
+(what the referee does); ``view us`` is the CPU time of one view in microseconds (its cost
 grows with the game's history unless views share it), ``views`` how many a game asks;
 the same is measured for whole 6 nimmt! games played to the end rule (the longest
 histories).
@@ -98,9 +98,9 @@ def view_cost(
         rng = random.Random(games)
         while not state.is_terminal():
             for seat in state.pending():
-                start = time.perf_counter()
+                start = time.process_time()
                 state.view(seat)
-                spent += time.perf_counter() - start
+                spent += time.process_time() - start
                 views += 1
                 options_now = state.legal_options(seat)
                 state.apply(seat, options_now[rng.randrange(len(options_now))])

@@ -196,8 +196,9 @@ class GameState(abc.ABC, Generic[ViewT_co]):
 
     A state is mutable; :meth:`clone` gives an independent copy for simulation. Every
     engine clones the same way: the attributes named in :attr:`COPY_LISTS` and
-    :attr:`COPY_NESTED` are copied, every other attribute is shared (it must be immutable,
-    or replaced rather than changed in place).
+    :attr:`COPY_NESTED` are copied, every other attribute (in the instance dict or in
+    ``__slots__``) is shared (it must be immutable, or replaced rather than changed in
+    place).
     """
 
     variant: str
@@ -244,13 +245,25 @@ class GameState(abc.ABC, Generic[ViewT_co]):
 
     def clone(self) -> Self:
         """An independent copy (see the class docstring for what is copied)."""
-        other = object.__new__(type(self))
+        cls = type(self)
+        shared = _SHARED_SLOTS.get(cls)
+        if shared is None:
+            shared = _SHARED_SLOTS[cls] = _shared_slots(cls)
+        other = object.__new__(cls)
         state = self.__dict__.copy()
         for name in self.COPY_LISTS:
-            state[name] = state[name].copy()
+            if name in state:
+                state[name] = state[name].copy()
+            else:
+                setattr(other, name, getattr(self, name).copy())
         for name in self.COPY_NESTED:
-            state[name] = [inner.copy() for inner in state[name]]
-        other.__dict__ = state
+            if name in state:
+                state[name] = [inner.copy() for inner in state[name]]
+            else:
+                setattr(other, name, [inner.copy() for inner in getattr(self, name)])
+        for name in shared:
+            setattr(other, name, getattr(self, name))
+        other.__dict__.update(state)
         return other
 
     @abc.abstractmethod
@@ -308,6 +321,21 @@ class GameState(abc.ABC, Generic[ViewT_co]):
                 return self.scores()
             for seat in seats:
                 self.apply(seat, choose(self, seat, self.legal_options(seat), rng))
+
+
+_SHARED_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _shared_slots(cls: type[GameState]) -> tuple[str, ...]:
+    """The slots (an engine may keep its state in ``__slots__`` for speed) a clone shares:
+    every slot of the class and its bases but those it copies."""
+    copied = {*cls.COPY_LISTS, *cls.COPY_NESTED}
+    names: list[str] = []
+    for klass in cls.__mro__:
+        for name in klass.__dict__.get("__slots__", ()):
+            if name not in copied and name not in names:
+                names.append(name)
+    return tuple(names)
 
 
 def ranks_from_scores(scores: Sequence[int], higher_is_better: bool) -> list[int]:

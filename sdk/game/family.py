@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from sdk.game.core import GameState, RulesError
@@ -201,7 +202,17 @@ class Family(Generic[S_co, V_co]):
 
     def spec(self, preset: Preset, given: Mapping[str, str]) -> VariantSpec:
         """The validated variant of one of this family's presets."""
-        return VariantSpec(preset, self.resolve(preset, given), self.resolve(preset, {}))
+        key = (self.name, preset.name)
+        defaults = _PRESET_DEFAULTS.get(key)
+        if defaults is None:
+            defaults = _PRESET_DEFAULTS[key] = MappingProxyType(self.resolve(preset, {}))
+        return VariantSpec(
+            preset, self.resolve(preset, given) if given else dict(defaults), defaults
+        )
+
+
+_PRESET_DEFAULTS: dict[tuple[str, str], Mapping[str, str]] = {}
+"""Each preset's resolved default options, by (family, preset), made once."""
 
 
 def split_variant(

@@ -106,6 +106,27 @@ def heads_of(cards: Sequence[int]) -> int:
 class SixNimmtState(GameState[SixNimmtView]):
     """The full state of a 6 nimmt! family game (see :class:`GameState`)."""
 
+    __slots__ = (  # attribute access is quicker than through the instance dict
+        "_all_seats",
+        "choices",
+        "chooser",
+        "drafter",
+        "hands",
+        "history",
+        "penalties",
+        "phase",
+        "picks",
+        "piles",
+        "pool",
+        "queue",
+        "round",
+        "rows",
+        "rules",
+        "seed",
+        "totals",
+        "unpicked",
+        "unused",
+    )
     COPY_LISTS = ("totals", "penalties", "unused", "pool", "picks", "queue", "history")
     COPY_NESTED = ("hands", "rows", "piles")
 
