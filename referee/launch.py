@@ -20,6 +20,7 @@ import signal
 import sys
 
 PARENT_POLL_S = 0.5  # only used where pidfd_open is missing
+REFEREE_ENV = "BULLRING_REFEREE_PID"  # set by the referee, removed before the bot starts
 
 
 def _exec(command: list[str]) -> None:
@@ -82,7 +83,9 @@ def main(argv: list[str]) -> None:
                 value = min(value, hard)
             resource.setrlimit(which, (value, value))
     command = argv[5:]
-    referee = os.getppid()
+    # The referee names itself: if it died before this line, getppid() is already
+    # whoever adopted us, and watching that would let the bot outlive its referee.
+    referee = int(os.environ.pop(REFEREE_ENV, "0")) or os.getppid()
     child = os.fork()
     if child == 0:
         _exec(command)

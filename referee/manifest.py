@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from referee.limits import safe_name_problem
 from referee.spec import BotSpec
 from sdk.errors import BullringError
 
@@ -74,13 +75,15 @@ def manifest_from_dict(data: Mapping[str, Any], file: Path) -> BotSpec:
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise ManifestError(f"{file}: field 'name' is required and must be a non-empty string")
-    if not re.fullmatch(r"[A-Za-z0-9_.\-]+", name):
-        raise ManifestError(
-            f"{file}: field 'name' {name!r} may hold only letters, digits, '_', '-' and '.'"
-        )
+    problem = safe_name_problem(name)
+    if problem:
+        raise ManifestError(f"{file}: field 'name': {problem}")
     version = data.get("version", "0")
     if not isinstance(version, str | int | float) or isinstance(version, bool):
         raise ManifestError(f"{file}: field 'version' must be a string")
+    problem = safe_name_problem(str(version))
+    if problem:
+        raise ManifestError(f"{file}: field 'version': {problem}")
     command = data.get("command")
     if not _is_str_list(command) or not command:
         raise ManifestError(

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from referee.spec import Fault, MatchResult
@@ -89,7 +90,8 @@ class TracePrinter:
             return
         when = "setup" if fault.decision < 0 else f"decision {fault.decision}"
         self.console.print(
-            f"[red]FAULT[/red] {self.who(fault.seat)} {fault.kind.value} at {when}: {fault.detail}"
+            f"[red]FAULT[/red] {self.who(fault.seat)} {fault.kind.value} at {when}: "
+            + escape(fault.detail)  # a bot's own text: never console markup
         )
 
     def on_end(self, result: MatchResult) -> None:

@@ -130,7 +130,7 @@ class BotService(pb_grpc.BotServicer):
                 log.exception("decide() raised")
                 failure = f"decide() raised {_failure(error)}"
             else:
-                return pb.DecideReply(option_index=index)
+                return pb.DecideReply(option_index=index, decision_index=request.decision_index)
         context.abort(grpc.StatusCode.INTERNAL, failure)
 
     def DecideStream(

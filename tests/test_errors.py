@@ -6,13 +6,17 @@ from __future__ import annotations
 import pytest
 
 from leaderboard.build import BuildError
+from referee.decompress import DecompressError
 from referee.league.config import LeagueFileError
 from referee.league.keyfile import LeagueKeyError
+from referee.league.local_pool import PoolError
 from referee.league.runner import LeagueError
 from referee.league.store import StoreError
+from referee.limits import LimitError
 from referee.manifest import ManifestError
 from referee.process import BotStartError
 from referee.replay import ReplayError
+from referee.replay_shape import ShapeError
 from sdk import BullringError, InvalidChoice, RulesError, new_game
 from sdk.codec import CodecError
 from sdk.runtime import ListenError
@@ -32,6 +36,10 @@ ERRORS: dict[type[Exception], type[Exception]] = {
     StoreError: RuntimeError,
     ManifestError: ValueError,
     BuildError: ValueError,
+    LimitError: ValueError,
+    ShapeError: ValueError,
+    DecompressError: ValueError,
+    PoolError: RuntimeError,
 }
 
 

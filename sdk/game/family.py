@@ -8,6 +8,7 @@ Each engine module exports one ``FAMILY`` value (``sdk.game.sixnimmt.FAMILY``, .
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -22,14 +23,19 @@ S_co = TypeVar("S_co", bound=GameState, covariant=True)
 V_co = TypeVar("V_co", covariant=True)
 
 
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+
+
 @dataclass(frozen=True)
 class OptionSpec:
-    """One option of a family: its allowed values (None: any integer >= minimum)."""
+    """One option of a family: its allowed values (None: an integer from minimum to
+    maximum, written in ASCII digits)."""
 
     name: str
     choices: tuple[str, ...] | None
     default: str
     minimum: int = 1
+    maximum: int = 1_000_000
     help: str = ""
 
     def check(self, value: str) -> str:
@@ -42,12 +48,18 @@ class OptionSpec:
             return value
         if value == "" and self.default == "":
             return ""
-        try:
-            number = int(value)
-        except ValueError:
-            raise RulesError(f"option {self.name}={value!r} must be a whole number") from None
+        # ASCII digits only: int() also takes Arabic-Indic digits, '1_000' and ' 7 '.
+        if not _WHOLE_NUMBER.fullmatch(value):
+            raise RulesError(f"option {self.name}={value!r} must be a whole number in ASCII digits")
+        if len(value) > 12:  # no int() of a huge string
+            raise RulesError(
+                f"option {self.name}={value[:12]}... must be from {self.minimum} to {self.maximum}"
+            )
+        number = int(value)
         if number < self.minimum:
             raise RulesError(f"option {self.name}={value} must be at least {self.minimum}")
+        if number > self.maximum:
+            raise RulesError(f"option {self.name}={value} must be at most {self.maximum}")
         return str(number)
 
 

@@ -36,6 +36,7 @@ ROWS = 4
 ROW_CAPACITY = 5  # the card that would be a row's 6th takes the row
 HAND_SIZE = 10
 FULL_DECK = 104
+MAX_ROUNDS = 100  # the rounds option: a game of 6 nimmt! rarely lasts 10
 
 CARD_OPTIONS: tuple[Option, ...] = tuple(Option(OptionKind.CARD, c) for c in range(FULL_DECK + 1))
 """CARD_OPTIONS[c]: the option "card c" (shared instances; options are immutable)."""
@@ -686,7 +687,9 @@ FAMILY = Family(
         OptionSpec("deal", ("random", "draft"), "random", help="dealt, or Logic's open draft"),
         OptionSpec("placement", ("ends", "both"), "ends", help="Professional: both ends"),
         OptionSpec("end", ("over66", "reach66"), "over66", help="when the game ends"),
-        OptionSpec("rounds", None, "", help="play exactly N rounds (overrides end)"),
+        OptionSpec(
+            "rounds", None, "", maximum=MAX_ROUNDS, help="play exactly N rounds (overrides end)"
+        ),
     ),
     presets=(
         Preset("6nimmt", "6nimmt", {}, 2, 10, "6 nimmt!"),

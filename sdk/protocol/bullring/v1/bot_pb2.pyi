@@ -936,19 +936,32 @@ class DecideReply(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     OPTION_INDEX_FIELD_NUMBER: _builtins.int
+    DECISION_INDEX_FIELD_NUMBER: _builtins.int
     option_index: _builtins.int
     """Index into DecideRequest.options. Absent is a protocol fault."""
+    decision_index: _builtins.int
+    """The decision_index of the request this reply answers. Required on a DecideStream: a
+    stream reply without it, or for another request than the one outstanding (a second
+    reply to an earlier request, say), is a protocol fault and ends the stream. Optional
+    on a Decide call; if present it must match.
+    """
     def __init__(
         self,
         *,
         option_index: _builtins.int | None = ...,
+        decision_index: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_option_index", b"_option_index", "option_index", b"option_index"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_decision_index", b"_decision_index", "_option_index", b"_option_index", "decision_index", b"decision_index", "option_index", b"option_index"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_option_index", b"_option_index", "option_index", b"option_index"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_decision_index", b"_decision_index", "_option_index", b"_option_index", "decision_index", b"decision_index", "option_index", b"option_index"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__decision_index: _TypeAlias = _typing.Literal["decision_index"]  # noqa: Y015
+    _WhichOneofArgType__decision_index: _TypeAlias = _typing.Literal["_decision_index", b"_decision_index"]  # noqa: Y015
     _WhichOneofReturnType__option_index: _TypeAlias = _typing.Literal["option_index"]  # noqa: Y015
     _WhichOneofArgType__option_index: _TypeAlias = _typing.Literal["_option_index", b"_option_index"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__decision_index) -> _WhichOneofReturnType__decision_index | None: ...
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__option_index) -> _WhichOneofReturnType__option_index | None: ...
 
 Global___DecideReply: _TypeAlias = DecideReply  # noqa: Y015
