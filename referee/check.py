@@ -32,6 +32,7 @@ import grpc.aio
 from referee.manifest import load_manifest
 from referee.match import DecisionRecord, play_match
 from referee.process import BotPool, BotStartError, channel_options
+from referee.sandbox import SandboxConfig
 from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, MatchResult, MatchSpec
 from sdk import codec
 from sdk.game import GameState
@@ -286,12 +287,14 @@ async def check_bot(
     opponents: Sequence[BotSpec] | None = None,
     seed: int = 1,
     keep_going: bool = False,
+    sandbox: SandboxConfig | None = None,
 ) -> CheckReport:
-    """Run the whole check on `spec` (see the module docstring)."""
+    """Run the whole check on `spec` (see the module docstring), its processes in
+    `sandbox` (default: the default sandbox)."""
     started = time.monotonic()
     report = CheckReport(spec.name, spec.manifest, clock or ClockSpec())
     rivals = list(opponents) if opponents else default_opponents()
-    async with BotPool() as pool:
+    async with BotPool(sandbox=sandbox or SandboxConfig()) as pool:
         claimed = await check_hello(report, pool, spec)
         if claimed is not None:
             wanted = list(variants) if variants else claimed

@@ -14,6 +14,7 @@ from referee.cli_league import USER_ERRORS, load
 from referee.league.config import LeagueConfig
 from referee.league.runner import LeagueError, register_submission
 from referee.manifest import load_manifest
+from referee.sandbox import available
 from referee.spec import BotSpec
 
 app = typer.Typer(help="Submit bots to leagues.", no_args_is_help=True)
@@ -25,7 +26,12 @@ def check_plays(bot: BotSpec, config: LeagueConfig) -> list[str]:
     problems: list[str] = []
     for variant in config.variants:
         report = run_check(
-            bot, games=1, variants=[variant.id], players=variant.seats, clock=config.clock
+            bot,
+            games=1,
+            variants=[variant.id],
+            players=variant.seats,
+            clock=config.clock,
+            sandbox=config.sandbox,
         )
         problems += report.problems
         if problems:
@@ -45,6 +51,15 @@ def submit(
         bot = load_manifest(manifest)
     except USER_ERRORS as error:
         raise fail(str(error)) from None
+    # A submitted bot is untrusted: it is only ever started in the sandbox.
+    if not config.sandbox.enabled:
+        raise fail(
+            f"{league}: [sandbox] enabled = false, but bot submit starts an untrusted bot "
+            "only in the sandbox"
+        )
+    problem = available(config.sandbox)
+    if problem is not None:
+        raise fail(problem)
     typer.echo(f"checking {bot.key} (bullring bot check) on {len(config.variants)} variant(s)")
     problems = check_plays(bot, config)
     if problems:

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from referee.check import CheckReport, run_check
 from referee.cli_errors import fail, user_errors
+from referee.cli_play import NO_SANDBOX_HELP, local_sandbox
 from referee.manifest import resolve_bot
 from referee.spec import ClockSpec
 from sdk.game import parse_variant
@@ -76,6 +77,7 @@ def check(
         bool, typer.Option("--keep-going", help="Check every variant even after a failure")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON")] = False,
+    no_sandbox: Annotated[bool, typer.Option("--no-sandbox", help=NO_SANDBOX_HELP)] = False,
 ) -> None:
     """Check that a bot starts, says hello and plays every variant it claims without faults.
 
@@ -88,6 +90,7 @@ def check(
         for v in variant or ():
             parse_variant(v)
         opponents = [resolve_bot(o) for o in opponent] if opponent else None
+        sandbox = local_sandbox(no_sandbox, [bot, *(opponents or [])])
     clock = ClockSpec(decision_ms=decision_ms, time_bank_ms=time_bank_ms, setup_ms=setup_ms)
     console = Console(stderr=as_json, highlight=False)
     if not as_json:
@@ -101,6 +104,7 @@ def check(
         opponents=opponents,
         seed=seed,
         keep_going=keep_going,
+        sandbox=sandbox,
     )
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))

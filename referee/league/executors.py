@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from referee.league.store import compress_replay
+from referee.sandbox import SandboxConfig
 from referee.spec import MatchResult, MatchSpec
 
 
@@ -51,12 +52,14 @@ RunnerFactory = Callable[[], MatchRunner]
 
 
 class RefereeRunner:
-    """The real thing: :func:`referee.match.play_match` with one BotPool per worker."""
+    """The real thing: :func:`referee.match.play_match` with one BotPool per worker, its
+    bots in `sandbox` (default: the default sandbox). A factory for another sandbox:
+    ``functools.partial(RefereeRunner, sandbox)`` (picklable)."""
 
-    def __init__(self) -> None:
+    def __init__(self, sandbox: SandboxConfig | None = None) -> None:
         from referee.process import BotPool
 
-        self.pool = BotPool()
+        self.pool = BotPool(sandbox=sandbox or SandboxConfig())
 
     async def run(self, spec: MatchSpec) -> MatchResult:
         from referee.match import play_match
@@ -106,9 +109,11 @@ class MatchWorker:
             self.loop.close()
 
     def kill_children(self) -> None:
+        # SIGTERM: a sandboxed bot's watchdog then kills its tree and removes its cgroup
+        # and files; an unsandboxed bot's watchdog kills its group once the worker is gone.
         for pid in self.runner.child_pids():
             with contextlib.suppress(OSError):
-                os.killpg(pid, signal.SIGKILL)
+                os.killpg(pid, signal.SIGTERM)
 
 
 class Executor(abc.ABC):

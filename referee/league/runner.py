@@ -10,6 +10,7 @@ Killed and started again, a league plays only the matches without a result.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -201,10 +202,12 @@ class LeagueRunner:
         executor: Executor | None = None,
         store_path: Path | None = None,
         progress: Callable[[Progress], None] | None = None,
-        factory: RunnerFactory = RefereeRunner,
+        factory: RunnerFactory | None = None,
     ) -> None:
         self.config = config
         self.store_path = store_path or config.store
+        # By default the referee runs the bots in the league file's sandbox.
+        factory = factory or functools.partial(RefereeRunner, config.sandbox)
         self.executor = executor or make_executor(
             config.executor, config.workers, factory, config.ray_address
         )
