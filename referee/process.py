@@ -397,8 +397,8 @@ class BotPool:
     """Starts bots on demand and leases each process to one match seat at a time.
 
     Use ``async with BotPool() as pool`` (or call :meth:`close`): every process it started
-    is killed and reaped on close. A lease raises SandboxUnavailable if the pool's sandbox
-    cannot run here (fail closed: never falls back to running the bot unsandboxed).
+    is killed and reaped on close. It raises SandboxUnavailable if its sandbox cannot run
+    here (fail closed: it never falls back to running bots unsandboxed).
     """
 
     limits: ProcessLimits = field(default_factory=ProcessLimits)
@@ -407,6 +407,11 @@ class BotPool:
     _idle: dict[str, list[BotProcess]] = field(default_factory=dict)
     _all: set[BotProcess] = field(default_factory=set)
     started: int = 0  # processes started so far (for tests and statistics)
+
+    def __post_init__(self) -> None:
+        # Check the sandbox now (once per process), not within a match's setup time.
+        if self.sandbox.enabled:
+            ensure_available(self.sandbox)
 
     async def lease(self, spec: BotSpec, timeout_s: float) -> BotLease:
         """A ready process for `spec` (idle or newly started); BotStartError if none."""

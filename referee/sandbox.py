@@ -39,6 +39,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,7 @@ RUNTIME_ETC = (
 REPO = Path(__file__).resolve().parents[1]
 PROBE_TIMEOUT_S = 30.0
 MIB = 1 << 20
+_probing = threading.Lock()
 
 
 class SandboxUnavailable(RuntimeError):
@@ -128,7 +130,8 @@ def bwrap_path(config: SandboxConfig) -> str | None:
 def ensure_available(config: SandboxConfig) -> None:
     """Raise SandboxUnavailable unless `config`'s sandbox works here (checked for real,
     once per process and bubblewrap)."""
-    problem = _problem(bwrap_path(config), config.bwrap or os.environ.get(BWRAP_ENV), config)
+    with _probing:  # one trial at a time: the first caller's answer is cached for the rest
+        problem = _problem(bwrap_path(config), config.bwrap or os.environ.get(BWRAP_ENV), config)
     if problem is not None:
         raise SandboxUnavailable(f"the bot sandbox is not available: {problem}")
 
@@ -473,6 +476,9 @@ class BotSandbox:
             self.socket_link.unlink()
             raise refused
         self._linked = True
+        if self.uid is not None:  # from now on the bot cannot write to that folder
+            os.chown(self.socket_folder, 0, 0)
+            self.socket_folder.chmod(0o711)
         self._hold_tmp()
         return True
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import struct
 from collections.abc import Iterator
 from pathlib import Path
 
 from referee.manifest import load_manifest
-from referee.spec import BotSpec, ClockSpec
+from referee.match import play_match
+from referee.process import BotPool
+from referee.sandbox import SandboxConfig
+from referee.spec import BotSpec, ClockSpec, MatchResult, MatchSpec
 
 HERE = Path(__file__).parent
 BAD_BOTS = HERE / "bad_bots"
@@ -71,3 +75,20 @@ def spy_records(file: Path) -> Iterator[tuple[int, bytes]]:
         kind, size = struct.unpack_from("<BI", data, at)
         yield kind, data[at + 5 : at + 5 + size]
         at += 5 + size
+
+
+def spy_sandbox(folder: Path) -> SandboxConfig:
+    """The default sandbox, plus `folder` (made writable by every bot uid) where spy bots
+    write their records."""
+    folder.chmod(0o777)
+    return SandboxConfig(writable=(str(folder),))
+
+
+def run_spied(spec: MatchSpec, folder: Path) -> MatchResult:
+    """Play `spec` with its processes in :func:`spy_sandbox` (all gone when it returns)."""
+
+    async def play() -> MatchResult:
+        async with BotPool(sandbox=spy_sandbox(folder)) as pool:
+            return await play_match(spec, pool)
+
+    return asyncio.run(play())
