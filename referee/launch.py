@@ -179,7 +179,8 @@ def _mirror(status: int, decode_bwrap: bool) -> None:
             sig = code - BWRAP_SIGNAL_BASE
     if sig:
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # no core file of the watchdog
-        signal.signal(sig, signal.SIG_DFL)
+        with contextlib.suppress(OSError, ValueError):  # (SIGKILL has no handler to reset)
+            signal.signal(sig, signal.SIG_DFL)
         os.kill(os.getpid(), sig)
         time.sleep(1.0)  # the signal ends us; never fall through while it is delivered
     sys.exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 128)

@@ -163,6 +163,11 @@ def _problem(bwrap: str | None, wanted: str | None, config: SandboxConfig) -> st
         cgroups.host()
     except cgroups.CgroupError as error:
         problems.append(str(error))
+    root = Path(private_root(config))
+    if os.geteuid() == 0 and not _reachable(root / "bot"):
+        problems.append(
+            f"the bots' uids cannot reach {root} (it and the folders above it need o+x)"
+        )
     if problems:
         return "; ".join(problems)
     assert bwrap is not None

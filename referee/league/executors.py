@@ -29,11 +29,14 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from referee.league.store import compress_replay
 from referee.sandbox import SandboxConfig
 from referee.spec import MatchResult, MatchSpec
+
+if TYPE_CHECKING:
+    from referee.process import ProcessLimits
 
 
 class MatchRunner(Protocol):
@@ -53,13 +56,15 @@ RunnerFactory = Callable[[], MatchRunner]
 
 class RefereeRunner:
     """The real thing: :func:`referee.match.play_match` with one BotPool per worker, its
-    bots in `sandbox` (default: the default sandbox). A factory for another sandbox:
-    ``functools.partial(RefereeRunner, sandbox)`` (picklable)."""
+    bots in `sandbox` (default: the default sandbox) with `limits`. A factory for another
+    sandbox: ``functools.partial(RefereeRunner, sandbox)`` (picklable)."""
 
-    def __init__(self, sandbox: SandboxConfig | None = None) -> None:
-        from referee.process import BotPool
+    def __init__(
+        self, sandbox: SandboxConfig | None = None, limits: ProcessLimits | None = None
+    ) -> None:
+        from referee.process import BotPool, ProcessLimits
 
-        self.pool = BotPool(sandbox=sandbox or SandboxConfig())
+        self.pool = BotPool(limits or ProcessLimits(), sandbox or SandboxConfig())
 
     async def run(self, spec: MatchSpec) -> MatchResult:
         from referee.match import play_match
