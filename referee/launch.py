@@ -18,7 +18,7 @@ death by signal N as exit code 128+N (``--bwrap``); the watchdog turns it back i
 signal. It also ends the bot when:
 
 * the referee dies without cleaning up (``kill -9`` of a league): it kills the bot's whole
-  tree, and with ``--cleanup``/``--private`` removes its cgroups and its private folder;
+  tree, and removes its private folder (``--private``) and cgroups (``--cleanup``);
 * it gets SIGTERM, SIGINT or SIGHUP while sandboxed (a league worker told to die at once
   signals its bots' watchdogs): the same, at once;
 * the bot's cgroup records a limit hit (``--watch FILE KEY``: the kernel's OOM kill, a
@@ -247,6 +247,10 @@ def _clean_up(opts: Options) -> None:
                 if time.monotonic() >= end:
                     break
                 time.sleep(0.005)
+    _remove_private(opts)
+
+
+def _remove_private(opts: Options) -> None:
     if opts.private:
         import shutil  # only now; its rmtree never follows the bot's symlinks
 
@@ -291,7 +295,8 @@ def _watch(child: int, referee: int, opts: Options) -> None:
                 _reap_all()
             _mirror(status, opts.bwrap)
         if referee_fd in ready or os.getppid() != referee:
-            if not sandboxed:
+            if not sandboxed:  # the bot shares our group: remove its folder, then kill all
+                _remove_private(opts)
                 os.killpg(0, signal.SIGKILL)
             _leave(opts)
         if opts.watch and not over_limit and any(_counter(f, k) > 0 for f, k in opts.watch):

@@ -199,6 +199,7 @@ class BotProcess:
         command = expand_command(self.spec.command)
         if self.box is not None:
             return self.box.launch_argv(LAUNCHER, options, command)
+        options += ["--private", str(self.tmpdir)]  # removed if the referee dies
         return [sys.executable, "-I", "-S", str(LAUNCHER), *options, "--", *command]
 
     def _env(self) -> dict[str, str]:

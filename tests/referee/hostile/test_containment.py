@@ -304,3 +304,39 @@ def test_a_bot_cannot_kill_the_referee_worker_in_a_league(scene: Scene) -> None:
         assert len(store.matches(status="finished")) == summary.scheduled
     assert len(scene.reports("signaller")) >= 1  # it did attack
     assert_nothing_left(scene)
+
+
+ALLOWED_ENV = {
+    "PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "OPENBLAS_CORETYPE",
+    "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS", "GRPC_EXPERIMENTS", "BULLRING_LISTEN", "HOSTILE_CONFIG", "PWD",
+}  # fmt: skip
+NO_CAPABILITIES = "0000000000000000"
+
+
+def test_inside_the_sandbox_a_bot_is_nobody_with_nothing(scene: Scene) -> None:
+    seats = [0, 2]
+    spec = match_spec([hostile_bot("introspect"), good_bot(), hostile_bot("introspect")])
+    expected = baseline(spec, seats)
+    before = scene.fingerprint()
+    result = play(scene, spec)
+    assert result.faults == ()
+    reports = scene.reports("introspect")
+    assert len(reports) == 2
+    first, last = scene.sandbox().uids
+    assert reports[0]["uid"] != reports[1]["uid"], "each process has a uid of its own"
+    for report in reports:
+        assert first <= report["uid"] <= last and report["gid"] == report["uid"]
+        assert report["groups"] == []
+        assert report["cap_eff"] == report["cap_prm"] == report["cap_bnd"] == NO_CAPABILITIES
+        assert report["no_new_privs"] == "1"
+        assert report["hostname"] == "bullring-bot"
+        assert report["interfaces"] == ["lo"]  # a loopback of its own, and nothing else
+        assert len(report["processes"]) == 2  # bubblewrap's init and itself
+        assert set(report["env"]) <= ALLOWED_ENV, set(report["env"]) - ALLOWED_ENV
+        assert scene.secret not in str(report["env"])
+        writable = {folder for folder, yes in report["writable"].items() if yes}
+        assert writable == {"/tmp", "/dev/shm"}, report["writable"]
+        assert report["userns"]["ok"] and report["userns"]["result"] != 0  # refused
+        assert report["cwd"] == str(Path(__file__).parents[3])  # its workdir
+    assert_contained(scene, result, expected, seats, before)

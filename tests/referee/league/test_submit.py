@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -31,12 +32,16 @@ options = { rounds = 1 }
 
 
 def version_of(manifest: Path, folder: Path, version: str) -> Path:
-    """A copy of `manifest` with another version (workdir made absolute)."""
+    """A copy of the example bot of `manifest` (its package and its manifest) under
+    `folder`, with another version: a bot's manifest lives with its code, which is all of
+    the host's files that the sandbox shows it."""
+    bot = manifest.parent
+    package = folder / f"v{version}" / bot.parent.name
+    shutil.copytree(bot, package / bot.name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(bot.parent / "__init__.py", package / "__init__.py")
     text = manifest.read_text()
-    text = re.sub(r'(?m)^version = ".*"$', f'version = "{version}"', text)
-    text = re.sub(r'(?m)^workdir = ".*"$', f'workdir = "{REPO}"', text)
-    copy = folder / f"bot-{version}.toml"
-    copy.write_text(text)
+    copy = package / bot.name / manifest.name
+    copy.write_text(re.sub(r'(?m)^version = ".*"$', f'version = "{version}"', text))
     return copy
 
 
