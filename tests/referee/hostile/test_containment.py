@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import functools
+import json
 import os
 import socket
+import subprocess
+import sys
 import threading
 import uuid
 from collections.abc import Iterator
@@ -21,8 +23,6 @@ from pathlib import Path
 import pytest
 
 from referee.league.config import load_league
-from referee.league.executors import LocalExecutor, RefereeRunner
-from referee.league.runner import LeagueRunner
 from referee.league.store import LeagueStore
 from referee.process import BotPool
 from referee.spec import MatchResult
@@ -291,17 +291,41 @@ name = "b"
 """
 
 
+# The league runs in a process of its own, as `bullring league run` does (its worker pool's
+# helper processes then end with it, not with the test), in the scene's sandbox.
+LEAGUE_RUN = """
+import functools, json, sys
+from referee.league.config import load_league
+from referee.league.executors import LocalExecutor, RefereeRunner
+from referee.league.runner import LeagueRunner
+from referee.process import ProcessLimits
+from referee.sandbox import SandboxConfig
+file, sandbox, logs = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3]
+sandbox = SandboxConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in sandbox.items()})
+factory = functools.partial(RefereeRunner, sandbox, ProcessLimits(log_dir=logs))
+summary = LeagueRunner(load_league(file), LocalExecutor(factory, workers=2)).run()
+print(json.dumps({"errors": summary.errors, "finished": summary.finished,
+                  "scheduled": summary.scheduled}))
+"""
+
+
 def test_a_bot_cannot_kill_the_referee_worker_in_a_league(scene: Scene) -> None:
     file = scene.root / "hostile.toml"
     file.write_text(LEAGUE % (HOSTILE / "signaller.toml", FIRST_OPTION, FIRST_OPTION))
     config = load_league(file)
-    factory = functools.partial(RefereeRunner, scene.sandbox(), scene.limits())
-    executor = LocalExecutor(factory, workers=2)
-    summary = LeagueRunner(config, executor, factory=factory).run()
-    assert summary.errors == [] and summary.finished == summary.scheduled > 0
+    sandbox = dataclasses.asdict(scene.sandbox())
+    ran = subprocess.run(
+        [sys.executable, "-c", LEAGUE_RUN, str(file), json.dumps(sandbox), str(scene.logs)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert ran.returncode == 0, ran.stderr
+    summary = json.loads(ran.stdout.splitlines()[-1])
+    assert summary["errors"] == [] and summary["finished"] == summary["scheduled"] > 0
     with LeagueStore.open_readonly(config.store) as store:
         assert store.faults() == []
-        assert len(store.matches(status="finished")) == summary.scheduled
+        assert len(store.matches(status="finished")) == summary["scheduled"]
     assert len(scene.reports("signaller")) >= 1  # it did attack
     assert_nothing_left(scene)
 
