@@ -39,7 +39,7 @@ def play_synthetic(spec: MatchSpec) -> MatchResult:
     """Play `spec` in-process with the stand-in policies; a real replay and result."""
     started = time.perf_counter()
     variant = parse_variant(spec.variant, spec.options)
-    state = new_game(variant.preset.name, len(spec.bots), spec.seed, variant.options)
+    state = new_game(variant.preset.name, len(spec.bots), spec.deal_seed, variant.options)
     builder = ReplayBuilder.for_match(spec, variant, state)
     rngs = [random.Random(f"{spec.seed}:{seat}") for seat in range(len(spec.bots))]
     faults: list[Fault] = []

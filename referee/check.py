@@ -7,18 +7,25 @@ its manifest's command, a private Unix socket, resource limits). The check then
 2. calls Hello: the protocol version must be the referee's, the name non-empty and every
    claimed variant a known preset;
 3. plays ``games`` seeded matches of each variant the bot claims (or of the ones asked
-   for) against the example bots, the bot's seat rotating, with the referee's real clocks;
+   for) against the example bots (or given opponents), the bot's seat rotating, with the
+   referee's real clocks;
 4. reports decision latency (p50, p99, max, deadline overruns), faults by kind (PROTOCOL
    and ILLEGAL are protocol errors) and the problems found.
 
 The bot passes when Hello is right and no match recorded a fault against its seat. See
 docs/bot-check.md.
+
+To the bot, the check's matches look like a league's (:class:`LeagueLook`): Hello once per
+process from the referee's own name, league-format match ids (``demo-000042``), deals and
+seed hints from a fresh secret key, the clock it is given (``bot submit``: the league's),
+so that a bot cannot play fair only when it is being checked.
 """
 
 from __future__ import annotations
 
 import asyncio
 import math
+import random
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -29,8 +36,9 @@ from typing import Any
 import grpc
 import grpc.aio
 
+from referee.league.formats import league_match_id
 from referee.manifest import load_manifest
-from referee.match import DecisionRecord, play_match
+from referee.match import REFEREE_NAME, DecisionRecord, play_match
 from referee.process import BotPool, BotStartError, channel_options
 from referee.sandbox import SandboxConfig
 from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, MatchResult, MatchSpec
@@ -39,10 +47,12 @@ from sdk.game import GameState
 from sdk.game.variants import PRESETS, check_players, parse_variant
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
+from sdk.seeding import MatchSeeds, match_seeds, new_key
 
 EXAMPLE_BOTS = Path(__file__).resolve().parents[1] / "example_bots"
 DEFAULT_OPPONENTS = ("random_bot", "rules_bot")
 DEFAULT_PLAYERS = 4
+DEFAULT_LEAGUE = "league"  # the league name in the match ids of `bot check` (no league)
 PROTOCOL_KINDS = frozenset({FaultKind.PROTOCOL, FaultKind.ILLEGAL})
 
 
@@ -75,6 +85,40 @@ class Latency:
             "max_ms": round(max(s, default=0.0), 2),
             "overruns": sum(1 for ms in s if deadline_ms and ms > deadline_ms),
         }
+
+
+@dataclass
+class LeagueLook:
+    """How the check's matches look to the bot: as the league's own. Match ids in the
+    league's format numbered on from ``next_seq``; deals, seed hints, seats and opponents
+    drawn from a fresh secret key (sdk/seeding.py), which nothing outside this object
+    ever sees."""
+
+    league: str = DEFAULT_LEAGUE
+    next_seq: int = 1
+    key: bytes = field(default_factory=new_key, repr=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.key)
+
+    def next_match(self, seed: int, players: int) -> tuple[str, MatchSeeds]:
+        """The next match's id and seeds."""
+        match_id = league_match_id(self.league, self.next_seq)
+        self.next_seq += 1
+        return match_id, match_seeds(self.key, self.league, seed, players)
+
+
+def hello_mismatches(hello: dict[str, Any], spec: BotSpec) -> list[str]:
+    """What the bot's Hello says that its manifest does not (name, version)."""
+    if spec.manifest is None or not hello:
+        return []
+    said, written = (hello["name"], hello["version"]), (spec.name, spec.version)
+    if said == written:
+        return []
+    return [
+        f"hello: the bot says it is {said[0]!r} version {said[1]!r}, its manifest "
+        f"{spec.manifest} says {written[0]!r} version {written[1]!r}"
+    ]
 
 
 @dataclass
@@ -113,6 +157,7 @@ class CheckReport:
     hello: dict[str, Any] = field(default_factory=dict)
     variants: list[VariantReport] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # worth a look, not failures
     duration_s: float = 0.0
 
     @property
@@ -141,6 +186,7 @@ class CheckReport:
             "protocol_errors": sum(1 for f in faults if f.kind in PROTOCOL_KINDS),
             "variants": [v.to_json(self.clock.decision_ms) for v in self.variants],
             "problems": list(self.problems),
+            "notes": list(self.notes),
             "duration_s": round(self.duration_s, 2),
         }
 
@@ -170,7 +216,7 @@ class _SeatRecorder:
 async def _hello(address: str, timeout_s: float) -> pb.HelloReply:
     async with grpc.aio.insecure_channel(address, options=channel_options()) as channel:
         stub = pb_grpc.BotStub(channel)
-        request = pb.HelloRequest(protocol_version=codec.PROTOCOL_VERSION, referee="bullring-check")
+        request = pb.HelloRequest(protocol_version=codec.PROTOCOL_VERSION, referee=REFEREE_NAME)
         reply: pb.HelloReply = await stub.Hello(request, timeout=timeout_s)
         return reply
 
@@ -191,6 +237,8 @@ async def check_hello(report: CheckReport, pool: BotPool, spec: BotSpec) -> list
         report.problems.append(f"hello: {exc.code().name}: {exc.details()}")
         await pool.release(lease, discard=True)
         return None
+    if lease.process is not None:  # kept, as in a league: the matches greet it no more
+        lease.process.hello = reply
     await pool.release(lease, discard=False)
     claimed = list(reply.variants)
     report.hello = {
@@ -202,6 +250,7 @@ async def check_hello(report: CheckReport, pool: BotPool, spec: BotSpec) -> list
         "history_deltas": reply.history_deltas,
         "decide_stream": reply.decide_stream,
     }
+    report.notes += hello_mismatches(report.hello, spec)
     if reply.protocol_version != codec.PROTOCOL_VERSION:
         report.problems.append(
             f"hello: protocol version {reply.protocol_version}, "
@@ -235,23 +284,33 @@ async def check_variant(
     players: int,
     opponents: Sequence[BotSpec],
     seed: int,
+    look: LeagueLook | None = None,
+    strict_opponents: bool = True,
 ) -> VariantReport:
-    """Play `games` matches of `variant`, the checked bot's seat rotating."""
+    """Play `games` matches of `variant`, the checked bot's seat rotating from a random
+    first seat, its opponents drawn in turn from a random order of `opponents`. An
+    opponent's fault fails the check when `strict_opponents` (the default opponents are
+    known to play), else it is a note."""
+    look = look or LeagueLook()
     parsed = parse_variant(variant)
     seats = players_for(variant, players)
     result = VariantReport(parsed.id, seats)
     check_players(parsed.preset, seats)
+    first_seat = look.rng.randrange(seats)
+    rivals = look.rng.sample(list(opponents), len(opponents))
     for game in range(games):
-        seat = game % seats
-        others = [opponents[(game + i) % len(opponents)] for i in range(seats - 1)]
+        seat = (first_seat + game) % seats
+        others = [rivals[(game + i) % len(rivals)] for i in range(seats - 1)]
         bots = (*others[:seat], spec, *others[seat:])
+        match_id, seeds = look.next_match(seed + game, seats)
         match = MatchSpec(
-            match_id=f"check-{spec.name}-{parsed.id}-{game}",
+            match_id=match_id,
             variant=parsed.preset.name,
             options=dict(parsed.options),
             seed=seed + game,
             bots=bots,
             clock=report.clock,
+            seeds=seeds,
         )
         recorder = _SeatRecorder(seat, result.latency)
         outcome = await play_match(match, pool, recorder)
@@ -262,9 +321,10 @@ async def check_variant(
         theirs = [f for f in outcome.faults if f.seat != seat]
         if theirs:
             first = theirs[0]
-            report.problems.append(
-                f"{parsed.id} game {game}: opponent at seat {first.seat} faulted "
-                f"({first.kind.value}: {first.detail}); check the opponents, not this bot"
+            (report.problems if strict_opponents else report.notes).append(
+                f"{parsed.id} game {game}: opponent {bots[first.seat].key} at seat "
+                f"{first.seat} faulted ({first.kind.value}: {first.detail}); check the "
+                "opponents, not this bot"
             )
         if mine:
             first = mine[0]
@@ -288,9 +348,13 @@ async def check_bot(
     seed: int = 1,
     keep_going: bool = False,
     sandbox: SandboxConfig | None = None,
+    look: LeagueLook | None = None,
+    strict_opponents: bool = True,
 ) -> CheckReport:
     """Run the whole check on `spec` (see the module docstring), its processes in
-    `sandbox` (default: the default sandbox)."""
+    `sandbox` (default: the default sandbox); `look`: the league the matches are made to
+    look like (default: ids ``league-000001``..., a fresh key)."""
+    look = look or LeagueLook()
     started = time.monotonic()
     report = CheckReport(spec.name, spec.manifest, clock or ClockSpec())
     rivals = list(opponents) if opponents else default_opponents()
@@ -312,6 +376,8 @@ async def check_bot(
                     players=players,
                     opponents=rivals,
                     seed=seed,
+                    look=look,
+                    strict_opponents=strict_opponents,
                 )
                 report.variants.append(part)
                 if part.faults and not keep_going:

@@ -8,23 +8,39 @@ from typing import Annotated
 import typer
 
 from referee import cli_check
-from referee.check import run_check
+from referee.check import LeagueLook, default_opponents, hello_mismatches, run_check
 from referee.cli_errors import fail
 from referee.cli_league import USER_ERRORS, load
 from referee.league.config import LeagueConfig
-from referee.league.runner import LeagueError, register_submission
+from referee.league.runner import LeagueError, active_roster, register_submission
+from referee.league.store import LeagueStore
 from referee.manifest import load_manifest
 from referee.sandbox import available
 from referee.spec import BotSpec
 
 app = typer.Typer(help="Submit bots to leagues.", no_args_is_help=True)
+MAX_PROBLEM_LINES = 10
 
 
-def check_plays(bot: BotSpec, config: LeagueConfig) -> list[str]:
-    """The conformance check (``bullring bot check``) on every league variant, with the
-    league's clock and seat count; the problems found (empty: the bot may join)."""
+def next_seq(store: Path) -> int:
+    """The number the league's next scheduled match will get."""
+    if not store.is_file():
+        return 1
+    with LeagueStore.open_readonly(store) as db:
+        return db.counts()[1] + 1
+
+
+def check_plays(bot: BotSpec, config: LeagueConfig, store: Path) -> list[str]:
+    """The conformance check (``bullring bot check``) on every league variant, made to
+    look like the league's own matches: its clock, seats, match ids, the league's bots as
+    opponents (the example bots fill in for a league with too few) and a fresh secret key.
+    The problems found (empty: the bot may join): Hello's name and version against the
+    manifest, then every fault of the bot's seat."""
+    look = LeagueLook(config.name, next_seq(store))
+    roster = [b for b in active_roster(config, store) if b.name != bot.name]
     problems: list[str] = []
     for variant in config.variants:
+        enough = len(roster) >= variant.seats - 1
         report = run_check(
             bot,
             games=1,
@@ -32,8 +48,11 @@ def check_plays(bot: BotSpec, config: LeagueConfig) -> list[str]:
             players=variant.seats,
             clock=config.clock,
             sandbox=config.sandbox,
+            opponents=roster if enough else [*roster, *default_opponents()],
+            look=look,
+            strict_opponents=False,
         )
-        problems += report.problems
+        problems += hello_mismatches(report.hello, bot) + report.problems
         if problems:
             break
     return problems
@@ -61,14 +80,18 @@ def submit(
     if problem is not None:
         raise fail(problem)
     typer.echo(f"checking {bot.key} (bullring bot check) on {len(config.variants)} variant(s)")
-    problems = check_plays(bot, config)
+    store_path = store or config.store
+    try:
+        problems = check_plays(bot, config, store_path)
+    except (*USER_ERRORS, LeagueError) as error:
+        raise fail(str(error)) from None
     if problems:
-        typer.echo(f"{bot.key} failed the check, not registered:", err=True)
-        for problem in problems[:10]:
-            typer.echo(f"  {problem}", err=True)
+        typer.echo(f"{bot.key} not registered: {problems[0]}", err=True)
+        for problem in problems[1:MAX_PROBLEM_LINES]:
+            typer.echo(f"  also: {problem}", err=True)
         raise typer.Exit(1)
     try:
-        message = register_submission(config, bot, store or config.store)
+        message = register_submission(config, bot, store_path)
     except (*USER_ERRORS, LeagueError) as error:
         raise fail(str(error)) from None
     typer.echo(message)

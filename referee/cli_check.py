@@ -49,6 +49,8 @@ def print_report(report: CheckReport, console: Console) -> None:
                 row["error"],
             )
         console.print(table)
+    for note in report.notes:
+        console.print(f"note: {note}", soft_wrap=True)
     if report.passed:
         console.print(f"[green]PASS[/green] {report.bot} ({report.duration_s:.1f} s)")
     else:
@@ -65,7 +67,9 @@ def check(
         typer.Option(help="Check only this variant (repeatable; options allowed: 6nimmt:rounds=1)"),
     ] = None,
     players: Annotated[int, typer.Option(min=2, help="Seats per match (within each preset)")] = 4,
-    seed: Annotated[int, typer.Option(help="Seed of the first match of each variant")] = 1,
+    seed: Annotated[
+        int, typer.Option(help="Match seed of each variant's first match (deals: a fresh key)")
+    ] = 1,
     decision_ms: Annotated[int, typer.Option(min=1, help="Each decision's deadline")] = 1000,
     time_bank_ms: Annotated[int, typer.Option(min=0, help="Per-seat time bank")] = 5000,
     setup_ms: Annotated[int, typer.Option(min=1, help="Limit for start-up and Hello")] = 10000,

@@ -40,7 +40,12 @@ def load(file: Path) -> LeagueConfig:
 
 
 def run_with_progress(
-    config: LeagueConfig, store: Path, executor: str, address: str | None, show: bool
+    config: LeagueConfig,
+    store: Path,
+    executor: str,
+    address: str | None,
+    show: bool,
+    new_key: bool = False,
 ) -> LeagueSummary:
     """Run a league, drawing a progress bar (matches done, rate, time left) on stderr.
     Its bots run in the league file's sandbox (see :func:`require_sandbox`)."""
@@ -69,7 +74,7 @@ def run_with_progress(
                 left=f"{_duration(left)} left",
             )
 
-        runner = LeagueRunner(config, runner_executor, store, update)
+        runner = LeagueRunner(config, runner_executor, store, update, new_key=new_key)
         return runner.run()
 
 
@@ -108,6 +113,9 @@ def run(
     store: Annotated[Path | None, typer.Option(help="Store file (default: the file's).")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    new_key: Annotated[
+        bool, typer.Option("--new-key", help="Replace a lost league key (docs/leagues.md).")
+    ] = False,
 ) -> None:
     """Play every match of the league that has no result yet (resumes where it stopped)."""
     config = load(file)
@@ -119,7 +127,7 @@ def run(
     require_sandbox(config)
     try:
         summary = run_with_progress(
-            config, store or config.store, kind, address or config.ray_address, progress
+            config, store or config.store, kind, address or config.ray_address, progress, new_key
         )
     except USER_ERRORS as error:
         raise fail(str(error)) from None

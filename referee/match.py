@@ -14,7 +14,6 @@ fallback to the end and never called again. See docs/referee.md.
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 import uuid
 from collections.abc import Sequence
@@ -93,11 +92,6 @@ class MatchObserver(Protocol):
     def on_end(self, result: MatchResult) -> None: ...
 
 
-def seed_hint(seed: int, seat: int) -> int:
-    """The per-seat seed a bot gets for its own randomness (reproducible)."""
-    return random.Random(f"bullring:{seed}:{seat}").getrandbits(63)
-
-
 @dataclass
 class Seat:
     """The referee's side of one seat: its connection, clock and faults."""
@@ -132,7 +126,7 @@ class MatchRunner:
         self.clock: ClockSpec = spec.clock
         self.pool = pool
         self.observer = observer
-        self.state = new_game(variant.preset.name, len(spec.bots), spec.seed, variant.options)
+        self.state = new_game(variant.preset.name, len(spec.bots), spec.deal_seed, variant.options)
         bank = float(spec.clock.time_bank_ms)
         self.seats = [Seat(i, bot, bank) for i, bot in enumerate(spec.bots)]
         self.faults: list[Fault] = []
@@ -366,7 +360,7 @@ class MatchRunner:
             decision_ms=clock.decision_ms if clock.enabled else 0,
             time_bank_ms=clock.time_bank_ms if clock.enabled else 0,
             setup_ms=clock.setup_ms,
-            seed_hint=seed_hint(self.spec.seed, seat),
+            seed_hint=self.spec.seed_hint(seat),
         )
 
     async def end_match(self, seat: Seat, result: MatchResult) -> None:

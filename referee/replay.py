@@ -2,7 +2,7 @@
 
 Format (``format = "bullring-replay"``, ``version = 2``; see docs/referee.md)::
 
-    {format, version, match_id, variant, options, seed, players,
+    {format, version, match_id, variant, options, seed, deal_seed, players,
      bots: [{name, version}...], clock: {...},
      decisions: [{n, seat, kind, history_len, options, choice, ms, fault, auto}...],
                                            # options: [[kind, card, row, side, target]...]
@@ -22,6 +22,10 @@ kept each decision's ``view`` instead of snapshots, full events and options as d
 :func:`snapshot_deltas` re-simulates those to make snapshots. :func:`resimulate`
 replays every choice through a fresh engine and checks every snapshot, view, history,
 option list and the result.
+
+``seed`` is the match seed, ``deal_seed`` the seed the engine dealt from (derived from the
+league's secret key and ``seed``, see sdk/seeding.py; never the key). A replay recorded
+before deal seeds were derived has no ``deal_seed``: it was dealt from ``seed``.
 """
 
 from __future__ import annotations
@@ -212,6 +216,7 @@ class ReplayBuilder:
         seed: int,
         bots: Sequence[tuple[str, str]],
         clock: Mapping[str, Json],
+        deal_seed: int | None = None,
     ) -> None:
         self.snapshots = SnapshotRecorder()
         self.data: dict[str, Json] = {
@@ -221,6 +226,7 @@ class ReplayBuilder:
             "variant": variant,
             "options": dict(options),
             "seed": seed,
+            "deal_seed": seed if deal_seed is None else deal_seed,
             "players": len(bots),
             "bots": [{"name": name, "version": version} for name, version in bots],
             "clock": dict(clock),
@@ -241,6 +247,7 @@ class ReplayBuilder:
             spec.seed,
             [(b.name, b.version) for b in spec.bots],
             spec.clock.to_json(),
+            spec.deal_seed,
         )
         builder.snapshot(state)
         return builder
@@ -387,10 +394,10 @@ def check_header(data: object, where: str = "replay") -> None:
 
 
 def new_state(replay: Mapping[str, Json]) -> GameState:
-    """The fresh engine state the replay's match began with."""
-    return new_game(
-        replay["variant"], int(replay["players"]), int(replay["seed"]), replay["options"]
-    )
+    """The fresh engine state the replay's match began with (dealt from ``deal_seed``, or
+    from ``seed`` in a replay recorded before deal seeds were derived from a key)."""
+    deal = replay.get("deal_seed", replay["seed"])
+    return new_game(replay["variant"], int(replay["players"]), int(deal), replay["options"])
 
 
 def steps(replay: Mapping[str, Json]) -> list[list[Mapping[str, Json]]]:

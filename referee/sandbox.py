@@ -93,7 +93,7 @@ class SandboxConfig:
     bwrap: str | None = None  # bubblewrap: $BULLRING_BWRAP, else `bwrap` on PATH
     read_only: tuple[str, ...] = ()  # more host paths every bot may read (runtimes)
     # Host folders every bot may write, at their own paths: for tests and debugging, never
-    # for untrusted bots (they could talk through them). Not settable in a league file.
+    # for untrusted bots (they could talk, and fill the disk, through them).
     writable: tuple[str, ...] = ()
     # Where private folders go (default: /dev/shm, whose pages count against the bot's
     # memory limit, else the system's temporary folder).

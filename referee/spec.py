@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sdk.seeding import MatchSeeds, local_seeds
+
 
 class FaultKind(enum.StrEnum):
     """Why a seat's decision failed. Any fault gets the seat the fallback option."""
@@ -95,17 +97,44 @@ class ClockSpec:
 
 @dataclass(frozen=True)
 class MatchSpec:
-    """One match: a game of `variant` with `bots[seat]` at each seat and a seed."""
+    """One match: a game of `variant` with `bots[seat]` at each seat and a seed.
+
+    ``seeds`` holds the deal seed and the seats' seed hints, derived from a secret key by
+    whoever made the spec (a league, the check: :mod:`sdk.seeding`); the key itself never
+    travels with a spec. Without ``seeds`` they derive from ``seed`` with the public local
+    key, as ``bullring play`` and ``play_local`` do.
+    """
 
     match_id: str
     variant: str  # preset id
     options: Mapping[str, str]
-    seed: int
+    seed: int  # the match seed (a league's schedule gives it)
     bots: tuple[BotSpec, ...]
     clock: ClockSpec = ClockSpec()
+    seeds: MatchSeeds | None = None
+
+    def __post_init__(self) -> None:
+        if self.seeds is not None and len(self.seeds.hints) != len(self.bots):
+            raise ValueError(
+                f"match {self.match_id}: {len(self.seeds.hints)} seed hints "
+                f"for {len(self.bots)} seats"
+            )
+
+    @property
+    def derived_seeds(self) -> MatchSeeds:
+        return self.seeds or local_seeds(self.seed, len(self.bots))
+
+    @property
+    def deal_seed(self) -> int:
+        """The seed the engine deals this match from."""
+        return self.derived_seeds.deal
+
+    def seed_hint(self, seat: int) -> int:
+        """The seed hint StartMatch gives `seat`."""
+        return self.derived_seeds.hint(seat)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "match_id": self.match_id,
             "variant": self.variant,
             "options": dict(self.options),
@@ -113,9 +142,13 @@ class MatchSpec:
             "bots": [b.to_json() for b in self.bots],
             "clock": self.clock.to_json(),
         }
+        if self.seeds is not None:
+            data["seeds"] = {"deal": self.seeds.deal, "hints": list(self.seeds.hints)}
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MatchSpec:
+        seeds = data.get("seeds")
         return cls(
             match_id=str(data["match_id"]),
             variant=str(data["variant"]),
@@ -123,6 +156,11 @@ class MatchSpec:
             seed=int(data["seed"]),
             bots=tuple(BotSpec.from_json(b) for b in data["bots"]),
             clock=ClockSpec.from_json(data.get("clock") or {}),
+            seeds=(
+                MatchSeeds(int(seeds["deal"]), tuple(int(h) for h in seeds["hints"]))
+                if seeds
+                else None
+            ),
         )
 
 

@@ -4,6 +4,11 @@ Each bot sees exactly what the referee would send it: its seat's view, the legal
 in canonical order and a DecisionClock (not enforced here). Simultaneous picks are asked
 of every pending seat before any of them is applied, as the referee does. An exception
 in a bot, or an answer that is not an offered option, propagates to the caller.
+
+The deal and the seed hints come from :mod:`sdk.seeding`, as the referee's do: by default
+with the public local key (the deal of ``bullring play --seed N``); given a league's key
+and name and a match's seed (and its match id, for bots that read it), the same bots
+make the same choices as in that refereed match.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from sdk.game.core import DecisionKind, GameState, Option
 from sdk.game.variants import new_game, parse_variant
 from sdk.game.views import View
 from sdk.match import DecisionClock, MatchInfo, MatchOutcome
+from sdk.seeding import LOCAL_KEY, LOCAL_LEAGUE, match_seeds
 
 
 @dataclass(frozen=True)
@@ -40,15 +46,11 @@ class LocalResult:
 
     variant: str
     seed: int
+    deal_seed: int  # what the engine dealt from (sdk.seeding)
     scores: tuple[int, ...]
     ranks: tuple[int, ...]
     decisions: tuple[LocalDecision, ...]
     state: GameState
-
-
-def seed_hint(seed: int, seat: int) -> int:
-    """The per-seat seed a bot gets for its own randomness."""
-    return (seed * 1_000_003 + seat * 7_919) % 2**64
 
 
 def play_local(
@@ -60,17 +62,21 @@ def play_local(
     decision_ms: int = 1000,
     time_bank_ms: int = 5000,
     match_id: str = "local",
+    key: bytes = LOCAL_KEY,
+    league: str = LOCAL_LEAGUE,
 ) -> LocalResult:
     """Play `variant` (preset id, options allowed) with `bots[seat]` at each seat.
 
     A bot may be given as an instance or as a class/factory (called once for its seat).
-    Every seat needs its own instance.
+    Every seat needs its own instance. `seed` is the match seed; with a league's `key`
+    and `league` name the deal and seed hints are that league's (see sdk/seeding.py).
     """
     seats = [bot if isinstance(bot, Bot) else bot() for bot in bots]
     if len({id(bot) for bot in seats}) != len(seats):
         raise ValueError("each seat needs its own Bot instance")
     spec = parse_variant(variant, options)
-    state = new_game(variant, len(seats), seed, options)
+    seeds = match_seeds(key, league, seed, len(seats))
+    state = new_game(variant, len(seats), seeds.deal, options)
     names = tuple(bot.name for bot in seats)
     for seat, bot in enumerate(seats):
         bot.start_match(
@@ -83,7 +89,7 @@ def play_local(
                 player_names=names,
                 decision_ms=decision_ms,
                 time_bank_ms=time_bank_ms,
-                seed_hint=seed_hint(seed, seat),
+                seed_hint=seeds.hint(seat),
             )
         )
     decisions: list[LocalDecision] = []
@@ -110,4 +116,4 @@ def play_local(
     ranks = tuple(state.ranks())
     for bot in seats:
         bot.end_match(MatchOutcome(scores=scores, ranks=ranks))
-    return LocalResult(spec.id, seed, scores, ranks, tuple(decisions), state)
+    return LocalResult(spec.id, seed, seeds.deal, scores, ranks, tuple(decisions), state)

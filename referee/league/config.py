@@ -288,6 +288,7 @@ _SANDBOX_KEYS = {
     "uids",
     "bwrap",
     "read_only",
+    "writable",
 }
 _SANDBOX_MAX_MB = 1 << 20  # 1 TiB
 _MAX_UID = (1 << 32) - 2  # (uid_t)-1 means "no change" to the kernel
@@ -323,11 +324,14 @@ def _sandbox(r: _Reader, data: Any) -> SandboxConfig:
     bwrap = table.get("bwrap")
     if bwrap is not None and (not isinstance(bwrap, str) or not bwrap.strip()):
         raise r.fail("sandbox.bwrap", "must be the path of the bwrap executable")
-    read_only = table.get("read_only", [])
-    if not isinstance(read_only, list) or not all(
-        isinstance(p, str) and os.path.isabs(p) for p in read_only
-    ):
-        raise r.fail("sandbox.read_only", "must be a list of absolute paths")
+    paths: dict[str, list[str]] = {}
+    for key in ("read_only", "writable"):
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(
+            isinstance(p, str) and os.path.isabs(p) for p in value
+        ):
+            raise r.fail(f"sandbox.{key}", "must be a list of absolute paths")
+        paths[key] = value
     return SandboxConfig(
         enabled=_flag(r, table, "enabled", "sandbox", d.enabled),
         memory_mb=memory_mb,
@@ -336,7 +340,8 @@ def _sandbox(r: _Reader, data: Any) -> SandboxConfig:
         tmp_mb=tmp_mb,
         uids=(uids[0], uids[1]),
         bwrap=bwrap,
-        read_only=tuple(read_only),
+        read_only=tuple(paths["read_only"]),
+        writable=tuple(paths["writable"]),
     )
 
 

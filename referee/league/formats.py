@@ -47,6 +47,12 @@ class PlannedMatch:
     deal: str | None = None  # duplicate: matches of one deal share it
 
 
+def league_match_id(league: str, seq: int) -> str:
+    """The id of the league's `seq`-th scheduled match: ``demo-000042``. The conformance
+    check of a submission numbers its matches the same way (referee/check.py)."""
+    return f"{league}-{seq:06d}"
+
+
 def derive_seed(*parts: object) -> int:
     """A seed from any parts, stable across runs, machines and Python versions."""
     text = "\x1f".join(str(p) for p in parts)

@@ -6,6 +6,9 @@ Matches then run on an executor in any order; each outcome is recorded in one
 transaction together with the rating rows it unlocks: ratings advance strictly in
 schedule order, so a match that finishes early waits for the ones before it.
 Killed and started again, a league plays only the matches without a result.
+
+Each match is dealt from seeds derived from the league's secret key (kept beside the
+store, :mod:`referee.league.keyfile`); workers get those seeds, never the key.
 """
 
 from __future__ import annotations
@@ -25,9 +28,11 @@ from referee.league.executors import (
     make_executor,
 )
 from referee.league.formats import STATIC_FORMATS, PlannedMatch, plan_quality_batch
+from referee.league.keyfile import LeagueKeyError, load_key, record_key_id, recorded_key_id
 from referee.league.ratings import RatedMatch, Ratings
 from referee.league.store import LeagueStore, MatchRow, StoreError
 from referee.spec import BotSpec, MatchSpec
+from sdk.seeding import match_seeds
 
 
 class LeagueError(RuntimeError):
@@ -203,8 +208,11 @@ class LeagueRunner:
         store_path: Path | None = None,
         progress: Callable[[Progress], None] | None = None,
         factory: RunnerFactory | None = None,
+        new_key: bool = False,
     ) -> None:
         self.config = config
+        self.new_key = new_key  # replace a lost key (see referee/league/keyfile.py)
+        self.key: bytes | None = None  # read by prepare()
         self.store_path = store_path or config.store
         # By default the referee runs the bots in the league file's sandbox.
         factory = factory or functools.partial(RefereeRunner, config.sandbox)
@@ -219,9 +227,16 @@ class LeagueRunner:
         if the league cannot run)."""
         roster = active_roster(self.config, self.store_path)
         planned = plan_static(self.config, roster)
+        check_store(self.config, self.store_path)
+        try:
+            key = load_key(self.store_path, recorded_key_id(self.store_path), self.new_key)
+        except LeagueKeyError as error:
+            raise LeagueError(str(error)) from None
         store = open_league_store(self.config, self.store_path)
         try:
+            record_key_id(store, key)
             store.schedule(self.config.name, planned, self._options())
+            self.key = key
         except BaseException:
             store.close()
             raise
@@ -285,6 +300,7 @@ class LeagueRunner:
 
     def _spec(self, match: MatchRow, bots: dict[str, BotSpec]) -> MatchSpec:
         variant = self.variants[match.variant]
+        assert self.key is not None, "prepare() reads the league's key"
         return MatchSpec(
             match_id=match.match_id,
             variant=variant.preset,
@@ -292,6 +308,7 @@ class LeagueRunner:
             seed=match.seed,
             bots=tuple(bots[key] for key in match.seats),
             clock=self.config.clock,
+            seeds=match_seeds(self.key, self.config.name, match.seed, len(match.seats)),
         )
 
     def _schedule_quality_batch(self, store: LeagueStore, keepers: dict[str, RatingKeeper]) -> bool:

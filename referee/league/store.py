@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.league.formats import PlannedMatch
+from referee.league.formats import PlannedMatch, league_match_id
 from referee.league.ratings import RatedMatch, Rating, conservative_rating
 from referee.spec import BotSpec, MatchResult
 
@@ -395,7 +395,7 @@ class LeagueStore:
                     " status, scheduled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?)",
                     (
                         last,
-                        f"{league}-{last:06d}",
+                        league_match_id(league, last),
                         match.slot,
                         match.variant,
                         json.dumps(dict(options[match.variant]), sort_keys=True),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import struct
 from collections.abc import Iterator
 from pathlib import Path
@@ -92,3 +93,20 @@ def run_spied(spec: MatchSpec, folder: Path) -> MatchResult:
             return await play_match(spec, pool)
 
     return asyncio.run(play())
+
+
+def bad_bots_copy(folder: Path) -> Path:
+    """A copy of tests/referee/bad_bots, with the package files above it, under `folder`
+    (readable by every uid), for a test that writes a manifest of its own for one of those
+    bots: a sandboxed bot sees its manifest's folder (widened to its package) and nothing
+    else of the host's files, so the manifest must live with the code. Manifests written in
+    the copy run ``-m tests.referee.bad_bots.NAME`` with ``workdir = "../../.."``."""
+    root = folder / "bot-code"
+    target = root / "tests" / "referee" / "bad_bots"
+    if not target.exists():
+        shutil.copytree(BAD_BOTS, target, ignore=shutil.ignore_patterns("__pycache__", "*.toml"))
+        for package in (root / "tests", root / "tests" / "referee"):
+            (package / "__init__.py").write_text("")
+        for path in [root, *root.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+    return target

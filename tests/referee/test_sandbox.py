@@ -108,7 +108,7 @@ def test_the_sandbox_table_of_a_league_file(tmp_path: Path) -> None:
         league_file(
             tmp_path,
             "memory_mb = 512\nprocesses = 40\ncpus = 0.5\ntmp_mb = 16\nuids = [70000, 70099]\n"
-            'bwrap = "/usr/bin/bwrap"\nread_only = ["/opt/node"]',
+            'bwrap = "/usr/bin/bwrap"\nread_only = ["/opt/node"]\nwritable = ["/srv/out"]',
         )
     )
     assert config.sandbox == SandboxConfig(
@@ -119,6 +119,7 @@ def test_the_sandbox_table_of_a_league_file(tmp_path: Path) -> None:
         uids=(70000, 70099),
         bwrap="/usr/bin/bwrap",
         read_only=("/opt/node",),
+        writable=("/srv/out",),
     )
     assert load_league(league_file(tmp_path, "")).sandbox == SandboxConfig()
     # The sandbox is not part of the schedule: changing it keeps a league's store.
@@ -137,7 +138,8 @@ def test_the_sandbox_table_of_a_league_file(tmp_path: Path) -> None:
         ('enabled = "yes"', "sandbox.enabled"),
         ("bwrap = 3", "sandbox.bwrap"),
         ('read_only = ["relative/path"]', "sandbox.read_only"),
-        ('writable = ["/tmp"]', "sandbox.writable"),
+        ('writable = "/tmp"', "sandbox.writable"),
+        ("memory = 1", "sandbox.memory"),
     ],
 )
 def test_a_bad_sandbox_table_names_the_field(tmp_path: Path, table: str, field: str) -> None:

@@ -55,7 +55,7 @@ def test_bots_see_exactly_their_seat_and_the_game_replays(preset: str) -> None:
 
     # Replaying the recorded choices on a fresh game: at every turn each pending seat was
     # shown exactly its view and its legal options, all before any pick was applied.
-    state = new_game(preset, players, 5)
+    state = new_game(preset, players, result.deal_seed)
     shown = {seat: iter(bot.shown) for seat, bot in enumerate(bots)}
     decisions = iter(result.decisions)
     while not state.is_terminal():

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from referee.league.keyfile import key_path
 from referee.league.store import LeagueStore
 
 REPO = Path(__file__).resolve().parents[3]
@@ -59,6 +61,12 @@ def bullring(*args: str, cwd: Path, timeout: float = 300) -> subprocess.Complete
     return subprocess.run(
         bullring_argv(*args), cwd=cwd, capture_output=True, text=True, timeout=timeout
     )
+
+
+def share_key(source: Path, target: Path) -> None:
+    """Give the league store `target` (not created yet) the key of the store `source`:
+    the same league file and key deal the same matches (referee/league/keyfile.py)."""
+    shutil.copy2(key_path(source), key_path(target))
 
 
 def snapshot(store: Path) -> dict[str, list[tuple[object, ...]]]:

@@ -5,15 +5,24 @@ Run with ``pytest -m ray``. One Ray instance (num_cpus=2) is shared by the modul
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from referee.league.config import load_league
-from referee.league.executors import LocalExecutor, RayExecutor
+from referee.league.executors import LocalExecutor, RayExecutor, RefereeRunner
 from referee.league.runner import LeagueRunner
-from tests.referee.league.leagues import SMALL, snapshot, write_league
+from tests.referee.league.leagues import SMALL, share_key, snapshot, write_league
+from tests.referee.league.thieves import (
+    judge,
+    league_key,
+    leaked_key_forms,
+    seen_by_thieves,
+    store_replays,
+    thief_league,
+)
 
 ray = pytest.importorskip("ray")
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
@@ -34,6 +43,24 @@ def test_ray_and_local_give_the_same_league(tmp_path: Path) -> None:
     on_ray = LeagueRunner(config, RayExecutor(workers=2), tmp_path / "ray.sqlite").run()
     assert on_ray.errors == [] and on_ray.played == 24
     assert ray.is_initialized()  # the executor leaves a Ray instance it did not start
+    share_key(tmp_path / "ray.sqlite", tmp_path / "local.sqlite")  # the same deals
     local = LeagueRunner(config, LocalExecutor(workers=2), tmp_path / "local.sqlite").run()
     assert local.played == 24
     assert snapshot(tmp_path / "ray.sqlite") == snapshot(tmp_path / "local.sqlite")
+
+
+@pytest.mark.usefixtures("ray_instance")
+def test_bots_on_ray_workers_never_see_the_league_key(tmp_path: Path) -> None:
+    """Deal thieves (tests/referee/league/test_deal_secrecy.py) on Ray actors: the key
+    stays in the league process; actors get only each match's derived seeds."""
+    config = load_league(thief_league(tmp_path, games=2, parallel=2))
+    store = tmp_path / "heist.sqlite"
+    factory = functools.partial(RefereeRunner, config.sandbox)  # (reports are let through)
+    summary = LeagueRunner(config, RayExecutor(factory, workers=2), store).run()
+    assert summary.errors == [] and summary.played == 2
+    verdict = judge(tmp_path / "reports", store_replays(store))
+    assert verdict.predictions == 8 and verdict.found == 0
+    seen = seen_by_thieves(tmp_path / "reports")
+    assert seen and not any(b"ray::" in text for text in seen)  # nor the Ray worker
+    for form in leaked_key_forms(league_key(store)):
+        assert not any(form in text for text in seen)

@@ -14,7 +14,14 @@ from pathlib import Path
 import pytest
 
 from referee.league.store import LeagueStore
-from tests.referee.league.leagues import SMALL, bullring, bullring_argv, snapshot, write_league
+from tests.referee.league.leagues import (
+    SMALL,
+    bullring,
+    bullring_argv,
+    share_key,
+    snapshot,
+    write_league,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -104,6 +111,7 @@ def test_sigkilled_league_finishes_every_match_exactly_once(tmp_path: Path) -> N
     assert len(expected["matches"]) == TOTAL
 
     store = tmp_path / "small.sqlite"
+    share_key(tmp_path / "ref.sqlite", store)  # the same deals as the reference run
     rng = random.Random(20240611)
     target = -1  # first kill: as soon as the process starts
     kills = 0

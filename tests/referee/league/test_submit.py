@@ -31,18 +31,29 @@ options = { rounds = 1 }
 """
 
 
-def version_of(manifest: Path, folder: Path, version: str) -> Path:
-    """A copy of the example bot of `manifest` (its package and its manifest) under
-    `folder`, with another version: a bot's manifest lives with its code, which is all of
-    the host's files that the sandbox shows it."""
+def version_of(manifest: Path, folder: Path, version: str, code_version: str | None = None) -> Path:
+    """A copy of the example bot of `manifest` (its package, code and manifest) under
+    `folder`, its manifest saying `version` and its code (its Hello) `code_version` (default:
+    unchanged). A bot's manifest lives with its code: the sandbox shows a bot its own folder
+    and nothing else of the host's files."""
     bot = manifest.parent
-    package = folder / f"v{version}" / bot.parent.name
+    package = folder / f"{version}-{code_version}" / bot.parent.name
     shutil.copytree(bot, package / bot.name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(bot.parent / "__init__.py", package / "__init__.py")
-    text = manifest.read_text()
+    if code_version is not None:
+        code = package / bot.name / "bot.py"
+        text = re.sub(
+            r'(?m)^    version = ".*"$', f'    version = "{code_version}"', code.read_text()
+        )
+        code.write_text(text)
     copy = package / bot.name / manifest.name
-    copy.write_text(re.sub(r'(?m)^version = ".*"$', f'version = "{version}"', text))
+    copy.write_text(re.sub(r'(?m)^version = ".*"$', f'version = "{version}"', manifest.read_text()))
     return copy
+
+
+def random_bot_version(folder: Path, version: str) -> Path:
+    """A real new version of the random bot: its code says `version` too."""
+    return version_of(RANDOM_BOT, folder, version, code_version=version)
 
 
 def test_submit_registers_and_new_versions_keep_history_apart(tmp_path: Path) -> None:
@@ -77,7 +88,12 @@ def test_submit_registers_and_new_versions_keep_history_apart(tmp_path: Path) ->
         old_history = db.rating_history("6nimmt:rounds=1", "random_bot@1.0")
         assert len(old_history) == 4
 
-    v2 = version_of(RANDOM_BOT, tmp_path, "2.0")
+    # A new version in the manifest only: Hello still says 1.0, so it is refused.
+    bumped = version_of(RANDOM_BOT, tmp_path, "2.0")
+    refused = bullring("bot", "submit", str(bumped), "--league", str(file), cwd=tmp_path)
+    assert refused.returncode == 1 and "version '1.0'" in refused.stderr, refused.stderr
+
+    v2 = random_bot_version(tmp_path, "2.0")
     done = bullring("bot", "submit", str(v2), "--league", str(file), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "new version of random_bot" in done.stdout
