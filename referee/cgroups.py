@@ -288,7 +288,7 @@ def host() -> CgroupHost:
             except CgroupError as error:
                 v2_problem = str(error)
             else:
-                _sweep_stale(found)
+                sweep_stale(found)
                 return found
     bases: list[tuple[str, Path]] = []
     missing: list[str] = []
@@ -306,7 +306,7 @@ def host() -> CgroupHost:
         reason = v2_problem or "cgroup controllers " + ", ".join(missing)
         raise CgroupError(f"no per-bot cgroups: {reason}; {HOW_TO}")
     found = CgroupHost(1, tuple(bases))
-    _sweep_stale(found)
+    sweep_stale(found)
     return found
 
 
@@ -343,7 +343,7 @@ def _v2_base(own: Path) -> Path:
     return base
 
 
-def _sweep_stale(found: CgroupHost) -> None:
+def sweep_stale(found: CgroupHost) -> None:
     """Remove empty per-bot cgroups left by referees that died with their watchdogs."""
     for _, base in found.bases:
         with contextlib.suppress(OSError):
