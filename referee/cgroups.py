@@ -352,12 +352,13 @@ def sweep_stale(found: CgroupHost) -> None:
                 if not name.startswith(PREFIX) or name.startswith(REFEREE_LEAF):
                     continue
                 owner = name[len(PREFIX) :].split("-", 1)[0]
-                if owner.isdigit() and not _alive(int(owner)):
+                if owner.isdigit() and not alive(int(owner)):
                     with contextlib.suppress(OSError):
                         entry.rmdir()  # fails (EBUSY) unless it is empty
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether a process `pid` exists."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -36,7 +36,14 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from referee import grpc_tuning
 from referee.manifest import expand_command
-from referee.sandbox import BotSandbox, BotStartRefused, SandboxConfig, bwrap_path, ensure_available
+from referee.sandbox import (
+    BotSandbox,
+    BotStartRefused,
+    SandboxConfig,
+    bwrap_path,
+    ensure_available,
+    private_folder,
+)
 from referee.spec import BotSpec, FaultKind
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 
@@ -148,8 +155,7 @@ class BotProcess:
             self.tmpdir = self.box.private
             self.socket_path = self.box.socket_link
         else:
-            self.tmpdir = Path(tempfile.mkdtemp(prefix="bullring-bot-"))
-            os.chmod(self.tmpdir, 0o700)
+            self.tmpdir = private_folder(tempfile.gettempdir())  # mode 0700
             self.socket_path = self.tmpdir / "bot.sock"
         self.address = f"unix:{self.socket_path}"
         log_dir = Path(limits.log_dir) if limits.log_dir else self.tmpdir

@@ -296,6 +296,35 @@ def private_root(config: SandboxConfig) -> str:
     return tempfile.gettempdir()
 
 
+PRIVATE_PREFIX = "bullring-bot-"  # private folders: bullring-bot-<referee pid>-<random>
+_swept: set[str] = set()
+
+
+def private_folder(root: str) -> Path:
+    """A new private folder for a bot process under `root` (mode 0700), named after this
+    referee process. The first one in each root also sweeps away the folders of referees
+    that are gone and whose watchdogs could not clean up (both killed with SIGKILL)."""
+    if root not in _swept:
+        _swept.add(root)
+        sweep_stale_private(root)
+    return Path(tempfile.mkdtemp(prefix=f"{PRIVATE_PREFIX}{os.getpid()}-", dir=root))
+
+
+def sweep_stale_private(root: str) -> None:
+    """Remove this user's private folders under `root` whose referee process is gone."""
+    with contextlib.suppress(OSError), os.scandir(root) as entries:
+        for entry in entries:
+            owner = entry.name[len(PRIVATE_PREFIX) :].split("-", 1)[0]
+            if (
+                entry.name.startswith(PRIVATE_PREFIX)
+                and owner.isdigit()
+                and not cgroups.alive(int(owner))
+                and entry.is_dir(follow_symlinks=False)
+                and entry.stat(follow_symlinks=False).st_uid == os.geteuid()
+            ):
+                shutil.rmtree(entry.path, ignore_errors=True)
+
+
 def _reachable(path: Path) -> bool:
     """Whether any user can walk to `path` (every folder above it is o+x)."""
     return all(parent.stat().st_mode & stat.S_IXOTH for parent in path.parents)
@@ -355,7 +384,7 @@ class BotSandbox:
         self._stage: list[tuple[str, str]] = []
         self._tmp_fd = -1
         self._linked = False
-        self.private = Path(tempfile.mkdtemp(prefix="bullring-bot-", dir=private_root(config)))
+        self.private = private_folder(private_root(config))
         try:
             self.private.chmod(0o711)
             self.socket_folder.mkdir(mode=0o700)

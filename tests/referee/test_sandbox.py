@@ -20,10 +20,12 @@ from referee.process import BotPool, BotStartError
 from referee.sandbox import (
     BWRAP_ENV,
     NO_SANDBOX,
+    PRIVATE_PREFIX,
     SandboxConfig,
     SandboxUnavailable,
     bot_folder,
     ensure_available,
+    private_folder,
 )
 from referee.spec import BotSpec, MatchResult, MatchSpec
 from tests.referee.helpers import BAD_BOTS, REPO, ROOMY_CLOCK, descendants
@@ -289,3 +291,18 @@ def test_endpoints_need_no_sandbox(tmp_path: Path) -> None:
 def test_the_sandbox_is_on_by_default() -> None:
     assert BotPool().sandbox.enabled
     assert dataclasses.replace(SandboxConfig(), enabled=False) == NO_SANDBOX
+
+
+def test_private_folders_of_referees_that_are_gone_are_swept(tmp_path: Path) -> None:
+    # A referee and its bots' watchdogs all killed with SIGKILL leave private folders.
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    stale = tmp_path / f"{PRIVATE_PREFIX}{gone.pid}-abc"
+    live = tmp_path / f"{PRIVATE_PREFIX}{os.getpid()}-abc"
+    other = tmp_path / "bullring-bot-not-a-referee"
+    for folder in (stale, live, other):
+        (folder / "sock").mkdir(parents=True)
+    made = private_folder(str(tmp_path))  # the first one here sweeps
+    assert not stale.exists() and live.exists() and other.exists()
+    assert made.name.startswith(f"{PRIVATE_PREFIX}{os.getpid()}-")
+    assert made.stat().st_mode & 0o777 == 0o700
