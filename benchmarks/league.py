@@ -7,6 +7,7 @@ processes start once, so the target is at least 90%), and the time spent in the 
 
     .venv/bin/python -m benchmarks.league               # both executors, both ways, 1000 matches
     .venv/bin/python -m benchmarks.league --matches 200 --executor local --sandbox on
+    .venv/bin/python -m benchmarks.league --executor local --matches 500 --rounds 4
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -73,6 +75,13 @@ def main() -> None:
     parser.add_argument("--executor", choices=("local", "ray", "both"), default="both")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--sandbox", choices=("on", "off", "both"), default="both")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="with --sandbox both: rounds of both leagues, the order alternating (the "
+        "share is the median of the rounds': load on a shared machine moves the rates)",
+    )
     args = parser.parse_args()
     print(f"{args.matches} matches, 4 seats of {BOTS} random bots, 6nimmt rounds=1")
     sandboxes = {"on": [SandboxConfig()], "off": [NO_SANDBOX]}.get(
@@ -83,20 +92,29 @@ def main() -> None:
         folder = Path(tmp)
         file = league_file(folder, args.matches)
         for kind in executors:
-            rates = {}
-            for sandbox in sandboxes:
-                factory = functools.partial(RefereeRunner, sandbox)
-                executor: Executor
-                if kind == "local":
-                    executor = LocalExecutor(factory, workers=args.workers)
-                else:
-                    executor = RayExecutor(factory, args.workers, num_cpus=args.workers)
-                mode = "sandboxed" if sandbox.enabled else "unsandboxed"
-                store = folder / f"{kind}-{mode}.sqlite"
-                rates[mode] = measure(f"{kind} {mode}", executor, file, store)
-            if len(rates) == 2:
-                share = rates["sandboxed"] / rates["unsandboxed"]
-                print(f"{kind}: sandboxed at {100 * share:.0f}% of the unsandboxed rate")
+            shares = []
+            for round_no in range(args.rounds if len(sandboxes) == 2 else 1):
+                rates = {}
+                order = sandboxes if round_no % 2 == 0 else sandboxes[::-1]
+                for sandbox in order:
+                    mode = "sandboxed" if sandbox.enabled else "unsandboxed"
+                    store = folder / f"{kind}-{mode}-{round_no}.sqlite"
+                    rates[mode] = measure(f"{kind} {mode}", make(kind, sandbox, args), file, store)
+                if len(rates) == 2:
+                    shares.append(rates["sandboxed"] / rates["unsandboxed"])
+            if shares:
+                rounds = ", ".join(f"{100 * share:.0f}%" for share in shares)
+                print(
+                    f"{kind}: sandboxed at {100 * statistics.median(shares):.0f}% of the "
+                    f"unsandboxed rate (median of rounds: {rounds})"
+                )
+
+
+def make(kind: str, sandbox: SandboxConfig, args: argparse.Namespace) -> Executor:
+    factory = functools.partial(RefereeRunner, sandbox)
+    if kind == "local":
+        return LocalExecutor(factory, workers=args.workers)
+    return RayExecutor(factory, args.workers, num_cpus=args.workers)
 
 
 if __name__ == "__main__":

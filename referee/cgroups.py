@@ -140,14 +140,16 @@ class BotCgroup:
             return str(self.folder("pids") / "cgroup.kill")
         return None
 
-    def limit_counters(self) -> list[tuple[str, str]]:
-        """(file, key) counters that go above 0 when the tree runs into a limit: the
-        watchdog kills the whole tree then, so a limit always ends the bot."""
-        memory_file = "memory.oom_control" if self.version == 1 else "memory.events"
-        return [
-            (str(self.folder("memory") / memory_file), "oom_kill"),
-            (str(self.folder("pids") / "pids.events"), "max"),
-        ]
+    def limit_watch(self) -> tuple[str | None, list[tuple[str, str]], list[tuple[str, str]]]:
+        """How a watchdog learns that the tree ran into a limit, so that it ends the tree
+        (a limit is then always a fault, whatever the bot does about it): (the v1 memory
+        folder, whose OOMs an eventfd reports; (file, key) counters to read often; (file,
+        key) counters the kernel flags on change). v1's ``memory.oom_control`` is costly to
+        read often; v2 also kills the whole tree on OOM itself (``memory.oom.group``)."""
+        pids_events = (str(self.folder("pids") / "pids.events"), "max")
+        if self.version == 1:
+            return str(self.folder("memory")), [pids_events], []
+        return None, [], [(str(self.folder("memory") / "memory.events"), "oom_kill"), pids_events]
 
     def pids(self) -> list[int]:
         """Host pids of the processes in the cgroup (empty once it is gone)."""

@@ -1,7 +1,8 @@
 """Conformance check of a bot (``bullring bot check``): does it start, answer and play?
 
 The bot is started exactly as the referee starts it (:class:`referee.process.BotPool`:
-its manifest's command, a private Unix socket, resource limits). The check then
+its manifest's command in the sandbox, a private Unix socket, resource limits). The check
+then
 
 1. waits for grpc.health.v1 to report SERVING within the setup limit;
 2. calls Hello: the protocol version must be the referee's, the name non-empty and every

@@ -21,9 +21,14 @@ signal. It also ends the bot when:
   tree, and removes its private folder (``--private``) and cgroups (``--cleanup``);
 * it gets SIGTERM, SIGINT or SIGHUP while sandboxed (a league worker told to die at once
   signals its bots' watchdogs): the same, at once;
-* the bot's cgroup records a limit hit (``--watch FILE KEY``: the kernel's OOM kill, a
-  refused fork at the process limit): it kills the whole tree, so a limit always ends the
-  bot and the referee records a RESOURCE fault, whatever the bot does about it.
+* the bot's cgroup records a limit hit (the kernel's OOM kill, a refused fork at the
+  process limit): it kills the whole tree, so a limit always ends the bot and the referee
+  records a RESOURCE fault, whatever the bot does about it. It learns of them without
+  reading costly files often: ``--oom-event DIR`` (cgroup v1: an eventfd the kernel
+  signals on OOM in the memory cgroup DIR), ``--notify FILE KEY`` (cgroup v2: a counter
+  file the kernel flags on change, also read every ``SLOW_POLL_S``), ``--watch FILE KEY``
+  (a cheap counter read every ``LIMIT_POLL_S``: v1's ``pids.events``, which has no
+  notification).
 
 Sandboxed (``--procs``: the bot's cgroup), the bot runs in a process group of its own and
 the watchdog is a child subreaper, so it reaps the whole tree before it exits. Unsandboxed,
@@ -42,7 +47,9 @@ import sys
 import time
 
 PARENT_POLL_S = 0.5  # only used where pidfd_open is missing
-LIMIT_POLL_S = 0.1  # how often the watchdog reads the cgroup's limit counters
+LIMIT_POLL_S = 0.1  # how often the watchdog reads --watch counters
+SLOW_POLL_S = 1.0  # how often it reads --notify counters besides their notifications
+LIMIT_FILE = "limit"  # in the private folder: which limit ended the bot
 REAP_WAIT_S = 2.0
 BWRAP_SIGNAL_BASE = 128
 CLONE_NEWNS = 0x00020000
@@ -68,7 +75,9 @@ class Options:
         self.gid: int | None = None
         self.procs: str | None = None  # cgroup.procs: the tree to kill
         self.kill: str | None = None  # v2 cgroup.kill
-        self.watch: list[tuple[str, str]] = []
+        self.watch: list[tuple[str, str]] = []  # counters read often
+        self.notify: list[tuple[str, str]] = []  # counters the kernel flags on change
+        self.oom_event: str | None = None  # v1 memory cgroup: an eventfd on its OOMs
         self.cleanup: list[str] = []  # cgroup folders to remove if the referee dies
         self.private: str | None = None  # the bot's private folder, same
         self.bwrap = False
@@ -86,8 +95,8 @@ def parse(argv: list[str]) -> Options:
         elif flag == "--stage":
             opts.stage.append((argv[i + 1], argv[i + 2]))
             i += 3
-        elif flag == "--watch":
-            opts.watch.append((argv[i + 1], argv[i + 2]))
+        elif flag in ("--watch", "--notify"):
+            getattr(opts, flag[2:]).append((argv[i + 1], argv[i + 2]))
             i += 3
         elif flag == "--bwrap":
             opts.bwrap = True
@@ -98,8 +107,8 @@ def parse(argv: list[str]) -> Options:
         elif flag in ("--uid", "--gid"):
             setattr(opts, flag[2:], int(argv[i + 1]))
             i += 2
-        elif flag in ("--procs", "--kill", "--private"):
-            setattr(opts, flag[2:], argv[i + 1])
+        elif flag in ("--procs", "--kill", "--private", "--oom-event"):
+            setattr(opts, flag[2:].replace("-", "_"), argv[i + 1])
             i += 2
         else:
             raise ValueError(f"unknown option {flag!r}")
@@ -257,6 +266,61 @@ def _remove_private(opts: Options) -> None:
         shutil.rmtree(opts.private, ignore_errors=True)
 
 
+class _Limits:
+    """How the watchdog learns that the bot's cgroup hit a limit (see the docstring)."""
+
+    def __init__(self, opts: Options, poller: select.poll) -> None:
+        self.opts = opts
+        self.fds: dict[int, tuple[str, str] | None] = {}  # fd -> its counter (None: eventfd)
+        if opts.oom_event:
+            try:
+                event = os.eventfd(0, os.EFD_CLOEXEC | os.EFD_NONBLOCK)
+                control = os.open(os.path.join(opts.oom_event, "memory.oom_control"), os.O_RDONLY)
+                with open(os.path.join(opts.oom_event, "cgroup.event_control"), "w") as file:
+                    file.write(f"{event} {control}")
+            except OSError:  # no notifications: read the counter instead
+                opts.watch.append((os.path.join(opts.oom_event, "memory.oom_control"), "oom_kill"))
+            else:
+                self.fds[event] = None
+                poller.register(event, select.POLLIN)
+        for counter in opts.notify:
+            try:
+                fd = os.open(counter[0], os.O_RDONLY)
+                os.read(fd, 4096)  # (a notification is for a change after a read)
+            except OSError:
+                continue
+            self.fds[fd] = counter
+            poller.register(fd, select.POLLPRI | select.POLLERR)
+        if opts.watch:
+            self.wait_s: float | None = LIMIT_POLL_S
+        elif opts.notify:
+            self.wait_s = SLOW_POLL_S
+        else:
+            self.wait_s = None
+
+    def check(self, ready: set[int], woken_by_timeout: bool) -> str | None:
+        """The limit hit ("memory" or "processes"), or None."""
+        counters = list(self.opts.watch)
+        for fd, counter in self.fds.items():
+            if counter is None and fd in ready:
+                return "memory"  # the kernel's OOM notification
+            if counter is not None and (fd in ready or woken_by_timeout):
+                os.lseek(fd, 0, os.SEEK_SET)
+                counters.append(counter)
+        for file, key in counters:
+            if _counter(file, key) > 0:
+                return "memory" if key == "oom_kill" else "processes"
+        return None
+
+
+def _record_limit(opts: Options, limit: str) -> None:
+    """Tell the referee which limit ended the bot: a file in the private folder (the
+    referee's; the bot cannot write there), read when it types the bot's fault."""
+    if opts.private:
+        with contextlib.suppress(OSError), open(os.path.join(opts.private, LIMIT_FILE), "w") as f:
+            f.write(limit)
+
+
 def _watch(child: int, referee: int, opts: Options) -> None:
     """Wait for the bot to end; end it if the referee goes away or a limit is hit."""
     sandboxed = bool(opts.procs)
@@ -278,16 +342,12 @@ def _watch(child: int, referee: int, opts: Options) -> None:
     if child_fd >= 0:
         poller.register(child_fd, select.POLLIN)
         poller.register(referee_fd, select.POLLIN)
-    wait_s = LIMIT_POLL_S if opts.watch else None
-    if child_fd < 0:
-        wait_s = min(wait_s or PARENT_POLL_S, PARENT_POLL_S)
-    over_limit = False
+    limits = _Limits(opts, poller)
+    wait_s = limits.wait_s if child_fd >= 0 else min(limits.wait_s or PARENT_POLL_S, PARENT_POLL_S)
+    killed = False
     while True:
-        if child_fd >= 0:
-            ready = {fd for fd, _ in poller.poll(None if wait_s is None else wait_s * 1000)}
-        else:
-            ready = set()
-            select.select([], [], [], wait_s)
+        events = poller.poll(None if wait_s is None else wait_s * 1000)
+        ready = {fd for fd, _ in events}
         done, status = os.waitpid(child, os.WNOHANG)
         if done:
             if sandboxed:
@@ -299,8 +359,9 @@ def _watch(child: int, referee: int, opts: Options) -> None:
                 _remove_private(opts)
                 os.killpg(0, signal.SIGKILL)
             _leave(opts)
-        if opts.watch and not over_limit and any(_counter(f, k) > 0 for f, k in opts.watch):
-            over_limit = True
+        if sandboxed and not killed and (limit := limits.check(ready, not events)):
+            killed = True
+            _record_limit(opts, limit)
             _kill_tree(opts)
 
 

@@ -52,6 +52,7 @@ MIN_BWRAP = (0, 7)  # --size (a bounded /tmp)
 DISABLE_USERNS_BWRAP = (0, 8)
 SOCKET_FOLDER = "/run/bullring"  # where the bot's socket folder is, inside the sandbox
 SOCKET_NAME = "bot.sock"
+LIMIT_FILE = "limit"  # written by the watchdog (launch.LIMIT_FILE) in the private folder
 HOSTNAME = "bullring-bot"
 INSTALL_BWRAP = (
     "install it: `apt-get install bubblewrap` (Debian, Ubuntu) or `dnf install bubblewrap`"
@@ -468,8 +469,12 @@ class BotSandbox:
         kill = cgroup.kill_file()
         if kill is not None:
             options += ["--kill", kill]
-        for file, key in cgroup.limit_counters():
-            options += ["--watch", file, key]
+        oom_event, watch, notify = cgroup.limit_watch()
+        if oom_event is not None:
+            options += ["--oom-event", oom_event]
+        for flag, counters in (("--watch", watch), ("--notify", notify)):
+            for file, key in counters:
+                options += [flag, file, key]
         for source, target in self._stage:
             options += ["--stage", source, target]
         if self.uid is not None:
@@ -526,14 +531,16 @@ class BotSandbox:
                     return
 
     def limit_hit(self) -> str | None:
-        """Which sandbox limit the bot ran into, in words, or None."""
+        """Which sandbox limit the bot ran into, in words, or None: as the watchdog that
+        ended it for one says (referee/launch.py), or as its cgroup recorded."""
+        try:
+            ended_for = (self.private / LIMIT_FILE).read_text()
+        except OSError:
+            ended_for = ""
         usage = self.cgroup.usage()
-        if usage.oom_kills:
-            return (
-                f"memory: its processes went over the {self.config.memory_mb} MiB limit "
-                f"(the kernel killed {usage.oom_kills})"
-            )
-        if usage.forks_refused:
+        if usage.oom_kills or ended_for == "memory":
+            return f"memory: its processes went over the {self.config.memory_mb} MiB limit"
+        if usage.forks_refused or ended_for == "processes":
             return (
                 f"processes: it tried to run more than {self.config.processes} processes "
                 "or threads at once"
