@@ -21,6 +21,7 @@ from referee.league.runner import (
 from referee.league.store import LeagueStore, store_errors
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout
 from referee.manifest import load_manifest
+from referee.sandbox import available
 from referee.spec import BotSpec
 
 app = typer.Typer(help="Submit bots to leagues.", no_args_is_help=True)
@@ -52,6 +53,7 @@ def check_plays(bot: BotSpec, config: LeagueConfig, store: Path) -> list[str]:
             variants=[variant.id],
             players=variant.seats,
             clock=config.clock,
+            sandbox=config.sandbox,
             opponents=roster if enough else [*roster, *default_opponents()],
             look=look,
             strict_opponents=False,
@@ -78,6 +80,15 @@ def submit(
         bot = load_manifest(manifest)
     except (*USER_ERRORS, LeagueError) as error:
         raise fail(str(error)) from None
+    # A submitted bot is untrusted: it is only ever started in the sandbox.
+    if not config.sandbox.enabled:
+        raise fail(
+            f"{league}: [sandbox] enabled = false, but bot submit starts an untrusted bot "
+            "only in the sandbox"
+        )
+    problem = available(config.sandbox)
+    if problem is not None:
+        raise fail(problem)
     typer.echo(f"checking {bot.key} (bullring bot check) on {len(config.variants)} variant(s)")
     try:
         problems = check_plays(bot, config, store_path)

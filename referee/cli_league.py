@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import sys
@@ -16,11 +17,12 @@ from rich.table import Table
 
 from referee.cli_errors import fail
 from referee.league.config import EXECUTORS, LeagueConfig, LeagueFileError, load_league
-from referee.league.executors import make_executor
+from referee.league.executors import RefereeRunner, make_executor
 from referee.league.runner import LeagueError, LeagueRunner, LeagueSummary, Progress
 from referee.league.store import LeagueStore, StoreError, store_errors
 from referee.limits import LOCK_TIMEOUT_S, LimitError, check_lock_timeout, check_parallel
 from referee.manifest import ManifestError
+from referee.sandbox import NO_SANDBOX, available
 
 PIPED_WIDTH = 160  # columns of the standings when not printed to a terminal (none cut)
 
@@ -53,8 +55,10 @@ def run_with_progress(
     lock_timeout: float = LOCK_TIMEOUT_S,
     new_key: bool = False,
 ) -> LeagueSummary:
-    """Run a league, drawing a progress bar (matches done, rate, time left) on stderr."""
-    runner_executor = make_executor(executor, config.workers, address=address)
+    """Run a league, drawing a progress bar (matches done, rate, time left) on stderr.
+    Its bots run in the league file's sandbox (see :func:`require_sandbox`)."""
+    factory = functools.partial(RefereeRunner, config.sandbox)
+    runner_executor = make_executor(executor, config.workers, factory, address=address)
     with Bar(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -83,6 +87,21 @@ def run_with_progress(
         )
         with store_errors(store, lock_timeout):
             return runner.run()
+
+
+def require_sandbox(config: LeagueConfig) -> None:
+    """Fail closed: exit 2 naming what is missing if the league's bots would need the
+    sandbox and it cannot run here. A league file's ``enabled = false`` is said aloud."""
+    if not config.sandbox.enabled:
+        typer.echo(
+            "notice: [sandbox] enabled = false: the bots run without the sandbox, with the "
+            "referee's own rights",
+            err=True,
+        )
+    elif any(bot.command for bot in config.bots):
+        problem = available(config.sandbox)
+        if problem is not None:
+            raise fail(problem)
 
 
 def _duration(seconds: float) -> str:
@@ -118,6 +137,7 @@ def run(
     if kind not in EXECUTORS:
         raise fail(f"--executor: {kind!r} is not one of: {', '.join(EXECUTORS)}")
     ray_address = address or config.ray_address
+    require_sandbox(config)
     try:
         check_lock_timeout(lock_timeout)
         check_parallel(config.parallel, kind == "ray" and bool(ray_address), "--parallel")
@@ -230,6 +250,11 @@ def demo(
 ) -> None:
     """Run the demo league (example bots, every variant) and build its leaderboard."""
     config = load(league)
+    problem = available(config.sandbox) if config.sandbox.enabled else None
+    if problem is not None:
+        # The demo runs only the shipped example bots: it may do without the sandbox.
+        typer.echo(f"notice: the demo runs its example bots unsandboxed: {problem}", err=True)
+        config = config.with_overrides(sandbox=NO_SANDBOX)
     store = out / "league.sqlite"
     if store.exists():
         try:

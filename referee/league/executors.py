@@ -31,11 +31,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from referee.league.local_pool import Done, ProcessPool
 from referee.league.store import compress_replay
+from referee.sandbox import SandboxConfig
 from referee.spec import MatchResult, MatchSpec
+
+if TYPE_CHECKING:
+    from referee.process import ProcessLimits
 
 
 class MatchRunner(Protocol):
@@ -54,12 +58,16 @@ RunnerFactory = Callable[[], MatchRunner]
 
 
 class RefereeRunner:
-    """The real thing: :func:`referee.match.play_match` with one BotPool per worker."""
+    """The real thing: :func:`referee.match.play_match` with one BotPool per worker, its
+    bots in `sandbox` (default: the default sandbox) with `limits`. A factory for another
+    sandbox: ``functools.partial(RefereeRunner, sandbox)`` (picklable)."""
 
-    def __init__(self) -> None:
-        from referee.process import BotPool
+    def __init__(
+        self, sandbox: SandboxConfig | None = None, limits: ProcessLimits | None = None
+    ) -> None:
+        from referee.process import BotPool, ProcessLimits
 
-        self.pool = BotPool()
+        self.pool = BotPool(limits or ProcessLimits(), sandbox or SandboxConfig())
 
     async def run(self, spec: MatchSpec) -> MatchResult:
         from referee.match import play_match
@@ -109,9 +117,11 @@ class MatchWorker:
             self.loop.close()
 
     def kill_children(self) -> None:
+        # SIGTERM: a sandboxed bot's watchdog then kills its tree and removes its cgroup
+        # and files; an unsandboxed bot's watchdog kills its group once the worker is gone.
         for pid in self.runner.child_pids():
             with contextlib.suppress(OSError):
-                os.killpg(pid, signal.SIGKILL)
+                os.killpg(pid, signal.SIGTERM)
 
 
 class Executor(abc.ABC):

@@ -13,12 +13,11 @@ from typing import Any
 import pytest
 
 from referee import replay
-from referee.match import run_match
 from referee.spec import FaultKind, MatchSpec
 from sdk import codec
 from sdk.game import Event, EventKind, GameState
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from tests.referee.helpers import ROOMY_CLOCK, bot_named, spy_records
+from tests.referee.helpers import ROOMY_CLOCK, bot_named, run_spied, spy_records
 
 SEEDS = range(4)
 LONG_GAME_SEEDS = range(2)  # 11 nimmt! and Hornochsen! games are several times longer
@@ -198,7 +197,7 @@ def spy_checks(
         }
         spy = dataclasses.replace(bot_named("spy"), env=env)
         spec = MatchSpec(f"spy-{seed}", variant, options, seed, (spy,) * players, ROOMY_CLOCK)
-        result = run_match(spec)
+        result = run_spied(spec, folder)
         assert all(f.kind == FaultKind.PROTOCOL for f in result.faults)
         assert len(result.faults) > 0 if fail_every else result.faults == ()
         requests = read_requests(folder)
