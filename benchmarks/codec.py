@@ -25,6 +25,7 @@ from sdk.game import (
     View,
     ViewHeader,
     XNimmtView,
+    driver,
     new_game,
 )
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
@@ -35,13 +36,14 @@ def game_views(preset: str, players: int, seed: int) -> list[tuple[View, list[Op
     state = new_game(preset, players, seed)
     rng = random.Random(seed)
     shown: list[tuple[View, list[Option]]] = []
-    while not state.is_terminal():
-        for seat in state.pending():
-            options = state.legal_options(seat)
-            view = state.view(seat)
-            assert isinstance(view, SixNimmtView | XNimmtView | ElevenNimmtView | HornochsenView)
-            shown.append((view, options))
-            state.apply(seat, options[rng.randrange(len(options))])
+
+    def choose(ask: driver.Ask) -> int:
+        view = ask.view
+        assert isinstance(view, SixNimmtView | XNimmtView | ElevenNimmtView | HornochsenView)
+        shown.append((view, list(ask.options)))
+        return rng.randrange(len(ask.options))
+
+    driver.play(state, choose)
     return shown
 
 

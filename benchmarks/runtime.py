@@ -19,13 +19,12 @@ import time
 from collections.abc import Sequence
 from concurrent import futures
 from pathlib import Path
-from typing import cast
 
 import grpc
 
 from sdk import codec
 from sdk.bot import Bot
-from sdk.game import Option, View, new_game
+from sdk.game import Option, View, driver, new_game
 from sdk.match import DecisionClock, MatchInfo
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
@@ -68,24 +67,29 @@ def requests(deltas: bool) -> list[tuple[str, pb.DecideRequest]]:
     """Seat 0's Decide requests of a few seeded games, each game its own match id; with
     `deltas`, each carries only the history events the previous one did not (as the
     referee sends them to a bot whose HelloReply sets history_deltas)."""
+    return [call for seed in range(GAMES) for call in game_requests(seed, deltas)]
+
+
+def game_requests(seed: int, deltas: bool) -> list[tuple[str, pb.DecideRequest]]:
+    """Seat 0's Decide requests of one random game (match id ``m<seed>``)."""
+    match_id = f"m{seed}"
+    rng = random.Random(seed)
     made: list[tuple[str, pb.DecideRequest]] = []
-    for seed in range(GAMES):
-        state = new_game("6nimmt", 4, seed)
-        rng = random.Random(seed)
-        index = sent = 0
-        while not state.is_terminal():
-            for seat in state.pending():
-                options = state.legal_options(seat)
-                if seat == 0:
-                    view = cast(View, state.view(0))
-                    offset = sent if deltas else 0
-                    request = codec.decide_request(
-                        f"m{seed}", 0, index, view, options, 1000, 5000, offset
-                    )
-                    made.append((f"m{seed}", request))
-                    sent = len(view.header.history)
-                    index += 1
-                state.apply(seat, options[rng.randrange(len(options))])
+    sent = 0
+
+    def choose(ask: driver.Ask) -> int:
+        nonlocal sent
+        if ask.seat == 0:
+            view, options = ask.view, list(ask.options)
+            offset = sent if deltas else 0
+            request = codec.decide_request(
+                match_id, 0, len(made), view, options, 1000, 5000, offset
+            )
+            made.append((match_id, request))
+            sent = len(view.header.history)
+        return rng.randrange(len(ask.options))
+
+    driver.play(new_game("6nimmt", 4, seed), choose)
     return made
 
 

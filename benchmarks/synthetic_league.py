@@ -2,12 +2,13 @@
 
 :func:`play_synthetic` plays one match with the real engine and records a real replay
 and result through the referee's own replay builder (referee/replay.py: the same
-``ReplayBuilder.for_match``, ``play`` and ``match_result`` steps as referee/match.py); only
-the bots are replaced by simple policies, so the leaderboard benchmark can make its large
-store fast. Bot names pick the policy: ``low*`` plays its lowest option, ``high*`` its
-highest, ``flaky*`` plays like ``random`` but faults (TIMEOUT, then the referee's fallback
-option) on a seeded 3% of its decisions; anything else chooses at random (seeded by match
-and seat). Tests use real bot processes instead (tests/leaderboard/conftest.py).
+``ReplayBuilder.for_match``, ``decision``, ``snapshot`` and ``match_result`` steps as
+referee/match.py); only the bots are replaced by simple policies, so the leaderboard
+benchmark can make its large store fast. Bot names pick the policy: ``low*`` plays its
+lowest option, ``high*`` its highest, ``flaky*`` plays like ``random`` but faults (TIMEOUT,
+then the referee's fallback option) on a seeded 3% of its decisions; anything else
+chooses at random (seeded by match and seat). Tests use real bot processes instead
+(tests/leaderboard/conftest.py).
 """
 
 from __future__ import annotations
@@ -21,8 +22,7 @@ from referee.league.config import LeagueConfig, VariantConfig
 from referee.match import FALLBACK_INDEX
 from referee.replay import ReplayBuilder
 from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, MatchResult, MatchSpec
-from sdk.game import Option, new_game, parse_variant
-from sdk.game.views import View
+from sdk.game import driver, new_game, parse_variant
 
 FLAKY_FAULT_RATE = 0.03
 
@@ -44,23 +44,23 @@ def play_synthetic(spec: MatchSpec) -> MatchResult:
     rngs = [random.Random(f"{spec.seed}:{seat}") for seat in range(len(spec.bots))]
     faults: list[Fault] = []
     n = 0
-    while not state.is_terminal():
-        step: list[tuple[int, View, list[Option], int, float, Fault | None]] = []
-        for seat in state.pending():  # every pending seat decides on the same table
-            view: View = state.view(seat)  # type: ignore[assignment]
-            options = state.legal_options(seat)
-            name, rng = spec.bots[seat].name, rngs[seat]
-            choice = _choose(name, len(options), rng)
-            ms = round(rng.uniform(0.2, 3.0), 3)
-            fault = None
-            if name.startswith("flaky") and rng.random() < FLAKY_FAULT_RATE:
-                fault = Fault(seat, FaultKind.TIMEOUT, n, "no answer within 1000 ms")
-                faults.append(fault)
-                choice, ms = FALLBACK_INDEX, float(spec.clock.decision_ms)
-            step.append((seat, view, options, choice, ms, fault))
-            n += 1
-        for seat, view, options, choice, ms, fault in step:
-            builder.play(state, seat, view, options, choice, ms, fault, False)
+
+    def choose(ask: driver.Ask) -> int:  # every pending seat decides on the same table
+        nonlocal n
+        name, rng = spec.bots[ask.seat].name, rngs[ask.seat]
+        choice = _choose(name, len(ask.options), rng)
+        ms = round(rng.uniform(0.2, 3.0), 3)
+        fault = None
+        if name.startswith("flaky") and rng.random() < FLAKY_FAULT_RATE:
+            fault = Fault(ask.seat, FaultKind.TIMEOUT, n, "no answer within 1000 ms")
+            faults.append(fault)
+            choice, ms = FALLBACK_INDEX, float(spec.clock.decision_ms)
+        recorded = fault.to_json() if fault else None
+        builder.decision(ask.seat, ask.view, ask.options, choice, ms, recorded, False)
+        n += 1
+        return choice
+
+    driver.play(state, choose, lambda *_: builder.snapshot(state))
     forfeited = [False] * len(spec.bots)
     return builder.match_result(state, faults, forfeited, n, time.perf_counter() - started)
 

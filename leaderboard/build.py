@@ -9,10 +9,11 @@ from pathlib import Path
 
 from leaderboard.from_store import load_site
 from leaderboard.render import render_site
-from referee.league.store import LeagueStore
+from referee.league.store import LeagueStore, StoreError, store_errors
+from sdk.errors import BullringError
 
 
-class BuildError(ValueError):
+class BuildError(BullringError, ValueError):
     """The site cannot be built (missing or unreadable store, unwritable output)."""
 
 
@@ -53,16 +54,17 @@ def build_site(store_path: str | Path, out_dir: str | Path, workers: int = 0) ->
         raise BuildError(f"{out} exists and is not a folder")
     try:
         store = LeagueStore.open_readonly(store_file)
+    except StoreError as exc:  # a damaged file, or not a store: it says which, in one line
+        raise BuildError(str(exc)) from None
     except Exception as exc:  # sqlite errors name the file badly; say it plainly
         raise BuildError(f"{store_file}: cannot open the league store: {exc}") from None
     with store:
         try:
-            site = load_site(store)
-        except Exception as exc:
-            if type(exc).__module__.startswith("sqlite3"):
-                raise BuildError(f"{store_file}: not a league store ({exc})") from None
-            raise
-        written = render_site(site, out, workers)
+            with store_errors(store_file):
+                site = load_site(store)
+                written = render_site(site, out, workers)
+        except StoreError as exc:
+            raise BuildError(str(exc)) from None
     return BuildReport(
         out_dir=out,
         index=out / "index.html",

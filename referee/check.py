@@ -34,20 +34,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import grpc
-import grpc.aio
-
+from referee.bot_client import BotClient, protocol_mismatch
 from referee.league.formats import league_match_id
 from referee.manifest import load_manifest
-from referee.match import REFEREE_NAME, DecisionRecord, play_match
-from referee.process import BotPool, BotStartError, channel_options
+from referee.match import DecisionRecord, play_match
+from referee.process import BotPool, BotStartError
 from referee.sandbox import SandboxConfig
 from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, MatchResult, MatchSpec
-from sdk import codec
 from sdk.game import GameState
 from sdk.game.variants import PRESETS, check_players, parse_variant
-from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
 from sdk.seeding import MatchSeeds, match_seeds, new_key
 
 EXAMPLE_BOTS = Path(__file__).resolve().parents[1] / "example_bots"
@@ -214,17 +209,10 @@ class _SeatRecorder:
         pass
 
 
-async def _hello(address: str, timeout_s: float) -> pb.HelloReply:
-    async with grpc.aio.insecure_channel(address, options=channel_options()) as channel:
-        stub = pb_grpc.BotStub(channel)
-        request = pb.HelloRequest(protocol_version=codec.PROTOCOL_VERSION, referee=REFEREE_NAME)
-        reply: pb.HelloReply = await stub.Hello(request, timeout=timeout_s)
-        return reply
-
-
 async def check_hello(report: CheckReport, pool: BotPool, spec: BotSpec) -> list[str] | None:
-    """Start the bot, wait for SERVING and call Hello; the variants it claims, or None when
-    it failed (the reason is in ``report.problems``)."""
+    """Start the bot, wait for SERVING and call Hello (the referee's own client, so the
+    process keeps its Hello for the check's matches, as a league's pooled process does);
+    the variants it claims, or None when it failed (the reason is in ``report.problems``)."""
     setup_s = report.clock.setup_ms / 1000.0
     try:
         lease = await pool.lease(spec, setup_s)
@@ -232,14 +220,13 @@ async def check_hello(report: CheckReport, pool: BotPool, spec: BotSpec) -> list
         report.problems.append(f"health: {exc.kind.value}: {exc.detail}")
         return None
     report.healthy = True
-    try:
-        reply = await _hello(lease.address, setup_s)
-    except grpc.aio.AioRpcError as exc:
-        report.problems.append(f"hello: {exc.code().name}: {exc.details()}")
+    client = BotClient(0, lease)
+    reply = await client.hello(setup_s)
+    await client.close()
+    if isinstance(reply, Fault):
+        report.problems.append(f"hello: {reply.kind.value}: {reply.detail}")
         await pool.release(lease, discard=True)
         return None
-    if lease.process is not None:  # kept, as in a league: the matches greet it no more
-        lease.process.hello = reply
     await pool.release(lease, discard=False)
     claimed = list(reply.variants)
     report.hello = {
@@ -252,11 +239,9 @@ async def check_hello(report: CheckReport, pool: BotPool, spec: BotSpec) -> list
         "decide_stream": reply.decide_stream,
     }
     report.notes += hello_mismatches(report.hello, spec)
-    if reply.protocol_version != codec.PROTOCOL_VERSION:
-        report.problems.append(
-            f"hello: protocol version {reply.protocol_version}, "
-            f"the referee speaks {codec.PROTOCOL_VERSION}"
-        )
+    mismatch = protocol_mismatch(reply)
+    if mismatch is not None:
+        report.problems.append(f"hello: {mismatch}")
     if not reply.name.strip():
         report.problems.append("hello: empty bot name")
     unknown = [v for v in claimed if v not in PRESETS]

@@ -10,10 +10,16 @@ import typer
 from referee import cli_check
 from referee.check import LeagueLook, default_opponents, hello_mismatches, run_check
 from referee.cli_errors import fail
-from referee.cli_league import USER_ERRORS, load
+from referee.cli_league import LOCK_TIMEOUT_OPTION, USER_ERRORS, load
 from referee.league.config import LeagueConfig
-from referee.league.runner import LeagueError, active_roster, register_submission
-from referee.league.store import LeagueStore
+from referee.league.runner import (
+    LeagueError,
+    active_roster,
+    check_store,
+    register_submission,
+)
+from referee.league.store import LeagueStore, store_errors
+from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout
 from referee.manifest import load_manifest
 from referee.sandbox import available
 from referee.spec import BotSpec
@@ -63,12 +69,16 @@ def submit(
     manifest: Annotated[Path, typer.Argument(help="The bot's manifest (bot.toml) or folder.")],
     league: Annotated[Path, typer.Option("--league", help="The league file (TOML).")],
     store: Annotated[Path | None, typer.Option(help="Store file (default: the file's).")] = None,
+    lock_timeout: Annotated[float, LOCK_TIMEOUT_OPTION] = LOCK_TIMEOUT_S,
 ) -> None:
     """Register a bot (or a new version of one) after a short check that it plays."""
     config = load(league)
+    store_path = store or config.store
     try:
+        check_lock_timeout(lock_timeout)
+        check_store(config, store_path)  # a store of another league or none: say so first
         bot = load_manifest(manifest)
-    except USER_ERRORS as error:
+    except (*USER_ERRORS, LeagueError) as error:
         raise fail(str(error)) from None
     # A submitted bot is untrusted: it is only ever started in the sandbox.
     if not config.sandbox.enabled:
@@ -80,7 +90,6 @@ def submit(
     if problem is not None:
         raise fail(problem)
     typer.echo(f"checking {bot.key} (bullring bot check) on {len(config.variants)} variant(s)")
-    store_path = store or config.store
     try:
         problems = check_plays(bot, config, store_path)
     except (*USER_ERRORS, LeagueError) as error:
@@ -91,7 +100,8 @@ def submit(
             typer.echo(f"  also: {problem}", err=True)
         raise typer.Exit(1)
     try:
-        message = register_submission(config, bot, store_path)
+        with store_errors(store_path, lock_timeout):
+            message = register_submission(config, bot, store_path, lock_timeout)
     except (*USER_ERRORS, LeagueError) as error:
         raise fail(str(error)) from None
     typer.echo(message)

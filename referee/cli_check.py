@@ -11,8 +11,9 @@ from rich.console import Console
 from rich.table import Table
 
 from referee.check import CheckReport, run_check
-from referee.cli_errors import fail, user_errors
+from referee.cli_errors import CLOCK_FLAGS, fail, user_errors
 from referee.cli_play import NO_SANDBOX_HELP, local_sandbox
+from referee.limits import MAX_CHECK_GAMES, check_clock
 from referee.manifest import resolve_bot
 from referee.spec import ClockSpec
 from sdk.game import parse_variant
@@ -70,9 +71,9 @@ def check(
     seed: Annotated[
         int, typer.Option(help="Match seed of each variant's first match (deals: a fresh key)")
     ] = 1,
-    decision_ms: Annotated[int, typer.Option(min=1, help="Each decision's deadline")] = 1000,
-    time_bank_ms: Annotated[int, typer.Option(min=0, help="Per-seat time bank")] = 5000,
-    setup_ms: Annotated[int, typer.Option(min=1, help="Limit for start-up and Hello")] = 10000,
+    decision_ms: Annotated[int, typer.Option(help="Each decision's deadline")] = 1000,
+    time_bank_ms: Annotated[int, typer.Option(help="Per-seat time bank")] = 5000,
+    setup_ms: Annotated[int, typer.Option(help="Limit for start-up and Hello")] = 10000,
     opponent: Annotated[
         list[str] | None,
         typer.Option(help="Opponent manifest or endpoint (repeatable; default: example bots)"),
@@ -94,8 +95,11 @@ def check(
         for v in variant or ():
             parse_variant(v)
         opponents = [resolve_bot(o) for o in opponent] if opponent else None
+        clock = ClockSpec(decision_ms=decision_ms, time_bank_ms=time_bank_ms, setup_ms=setup_ms)
+        check_clock(clock, CLOCK_FLAGS)
+        if games > MAX_CHECK_GAMES:
+            raise fail(f"--games: must be at most {MAX_CHECK_GAMES}, not {games:,}")
         sandbox = local_sandbox(no_sandbox, [bot, *(opponents or [])])
-    clock = ClockSpec(decision_ms=decision_ms, time_bank_ms=time_bank_ms, setup_ms=setup_ms)
     console = Console(stderr=as_json, highlight=False)
     if not as_json:
         console.print(f"checking {bot.key} ...")

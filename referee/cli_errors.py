@@ -8,11 +8,20 @@ from contextlib import contextmanager
 import typer
 from rich.console import Console
 
+from referee.limits import LimitError
 from referee.manifest import ManifestError
 from referee.replay import ReplayError
 from sdk.game import RulesError
 
-USER_ERRORS = (ManifestError, RulesError, ReplayError)
+USER_ERRORS = (ManifestError, RulesError, ReplayError, LimitError)
+
+# The clock's fields as the commands' flags name them (for one-line errors).
+CLOCK_FLAGS = {
+    "decision_ms": "--decision-ms",
+    "time_bank_ms": "--time-bank-ms",
+    "setup_ms": "--setup-ms",
+    "max_faults": "--max-faults",
+}
 _stderr = Console(stderr=True, highlight=False)
 
 

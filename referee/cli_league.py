@@ -19,7 +19,8 @@ from referee.cli_errors import fail
 from referee.league.config import EXECUTORS, LeagueConfig, LeagueFileError, load_league
 from referee.league.executors import RefereeRunner, make_executor
 from referee.league.runner import LeagueError, LeagueRunner, LeagueSummary, Progress
-from referee.league.store import LeagueStore, StoreError
+from referee.league.store import LeagueStore, StoreError, store_errors
+from referee.limits import LOCK_TIMEOUT_S, LimitError, check_lock_timeout, check_parallel
 from referee.manifest import ManifestError
 from referee.sandbox import NO_SANDBOX, available
 
@@ -27,9 +28,15 @@ PIPED_WIDTH = 160  # columns of the standings when not printed to a terminal (no
 
 app = typer.Typer(help="Run leagues and show their standings.", no_args_is_help=True)
 console = Console(stderr=True)
-USER_ERRORS = (LeagueFileError, LeagueError, StoreError, ManifestError)
+USER_ERRORS = (LeagueFileError, LeagueError, StoreError, ManifestError, LimitError)
 REPO = Path(__file__).resolve().parents[1]
 DEMO_LEAGUE = REPO / "leagues" / "demo.toml"
+
+
+LOCK_TIMEOUT_OPTION = typer.Option(
+    "--lock-timeout",
+    help="Seconds to wait for the store's write lock if another process holds it.",
+)
 
 
 def load(file: Path) -> LeagueConfig:
@@ -45,6 +52,7 @@ def run_with_progress(
     executor: str,
     address: str | None,
     show: bool,
+    lock_timeout: float = LOCK_TIMEOUT_S,
     new_key: bool = False,
 ) -> LeagueSummary:
     """Run a league, drawing a progress bar (matches done, rate, time left) on stderr.
@@ -74,8 +82,11 @@ def run_with_progress(
                 left=f"{_duration(left)} left",
             )
 
-        runner = LeagueRunner(config, runner_executor, store, update, new_key=new_key)
-        return runner.run()
+        runner = LeagueRunner(
+            config, runner_executor, store, update, new_key=new_key, lock_timeout=lock_timeout
+        )
+        with store_errors(store, lock_timeout):
+            return runner.run()
 
 
 def require_sandbox(config: LeagueConfig) -> None:
@@ -116,6 +127,7 @@ def run(
     new_key: Annotated[
         bool, typer.Option("--new-key", help="Replace a lost league key (docs/leagues.md).")
     ] = False,
+    lock_timeout: Annotated[float, LOCK_TIMEOUT_OPTION] = LOCK_TIMEOUT_S,
 ) -> None:
     """Play every match of the league that has no result yet (resumes where it stopped)."""
     config = load(file)
@@ -125,9 +137,18 @@ def run(
     if kind not in EXECUTORS:
         raise fail(f"--executor: {kind!r} is not one of: {', '.join(EXECUTORS)}")
     require_sandbox(config)
+    ray_address = address or config.ray_address
     try:
+        check_lock_timeout(lock_timeout)
+        check_parallel(config.parallel, kind == "ray" and bool(ray_address), "--parallel")
         summary = run_with_progress(
-            config, store or config.store, kind, address or config.ray_address, progress, new_key
+            config,
+            store or config.store,
+            kind,
+            ray_address,
+            progress,
+            lock_timeout=lock_timeout,
+            new_key=new_key,
         )
     except USER_ERRORS as error:
         raise fail(str(error)) from None
@@ -140,6 +161,7 @@ def run(
         "finished": summary.finished,
         "scheduled": summary.scheduled,
         "errors": summary.errors,
+        "worker_deaths": summary.worker_deaths,
         "seconds": round(summary.elapsed_s, 3),
     }
     if as_json:
@@ -149,6 +171,8 @@ def run(
             f"{summary.played} matches played in {summary.elapsed_s:.1f}s; "
             f"{summary.finished}/{summary.scheduled} finished; store: {summary.store}"
         )
+        for death in summary.worker_deaths:
+            typer.echo(f"note: {death}", err=True)
         for problem in summary.errors:
             typer.echo(f"referee error: {problem}", err=True)
     if summary.errors:
@@ -181,9 +205,13 @@ def status(
     try:
         store = LeagueStore.open_readonly(path)
     except StoreError as error:
-        raise fail(f"{error} (has the league been run?)") from None
-    with store:
-        data = standings_json(store)
+        hint = " (has the league been run?)" if not path.exists() else ""
+        raise fail(f"{error}{hint}") from None
+    try:
+        with store, store_errors(path, only_reads=True):
+            data = standings_json(store)
+    except StoreError as error:
+        raise fail(str(error)) from None
     if as_json:
         typer.echo(json.dumps(data, indent=2))
         return
@@ -229,11 +257,15 @@ def demo(
         config = config.with_overrides(sandbox=NO_SANDBOX)
     store = out / "league.sqlite"
     if store.exists():
-        with LeagueStore.open_readonly(store) as existing:
-            if existing.meta().get("digest") != config.digest():
-                typer.echo(f"{store} is from another demo league: starting afresh", err=True)
-                for stale in out.glob("league.sqlite*"):
-                    stale.unlink()
+        try:
+            with LeagueStore.open_readonly(store) as existing, store_errors(store):
+                stale = existing.meta().get("digest") != config.digest()
+        except StoreError as error:
+            raise fail(f"{error}; remove it to start the demo afresh") from None
+        if stale:
+            typer.echo(f"{store} is from another demo league: starting afresh", err=True)
+            for old in out.glob("league.sqlite*"):
+                old.unlink()
     try:
         summary = run_with_progress(config, store, config.executor, None, progress)
     except USER_ERRORS as error:

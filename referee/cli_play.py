@@ -10,7 +10,8 @@ from typing import Annotated
 import typer
 
 from referee import replay as replay_file
-from referee.cli_errors import fail, user_errors
+from referee.cli_errors import CLOCK_FLAGS, fail, user_errors
+from referee.limits import check_clock
 from referee.manifest import resolve_bot
 from referee.match import MatchObserver, new_match_id, play_match
 from referee.process import BotPool
@@ -75,6 +76,7 @@ def play(
             max_faults=max_faults,
             enabled=not no_clock,
         )
+        check_clock(clock, CLOCK_FLAGS)
         match = MatchSpec(new_match_id(), spec.preset.name, spec.options, seed, bots, clock)
         printer = TracePrinter(seat=seat)
         if quiet:

@@ -50,7 +50,7 @@ def replay(
     """Re-simulate a replay (it must match exactly) and print every step."""
     with user_errors():
         data = replay_file.load(file)
-        replay_file.resimulate(data)
+        replay_file.verify(data, str(file))
         players = int(data["players"])
         if seat is not None and not 0 <= seat < players:
             raise fail(f"--seat {seat}: seats are 0..{players - 1}")

@@ -62,6 +62,7 @@ FATAL = {
     signal.SIGSEGV, signal.SIGUSR2, signal.SIGPIPE, signal.SIGALRM, signal.SIGTERM,
     signal.SIGXCPU, signal.SIGXFSZ, signal.SIGVTALRM, signal.SIGPROF, signal.SIGSYS,
 }  # fmt: skip
+REFEREE_ENV = "BULLRING_REFEREE_PID"  # set by the referee, removed before the bot starts
 
 
 class Options:
@@ -379,7 +380,9 @@ def main(argv: list[str]) -> None:
     except (ValueError, IndexError) as exc:
         sys.stderr.write(f"usage: launch.py [OPTIONS] -- COMMAND... ({exc})\n")
         sys.exit(2)
-    referee = os.getppid()
+    # The referee names itself: if it died before this line, getppid() is already
+    # whoever adopted us, and watching that would let the bot outlive its referee.
+    referee = int(os.environ.pop(REFEREE_ENV, "0")) or os.getppid()
     if opts.procs:
         # Orphans of the bot's tree (bubblewrap's init, once bubblewrap is gone) become
         # our children, so that we reap them and the cgroup empties before we exit.

@@ -22,7 +22,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from referee.limits import safe_name_problem
 from referee.spec import BotSpec
+from sdk.errors import BullringError
 
 PYTHON_PLACEHOLDER = "{python}"
 MANIFEST_NAME = "bot.toml"
@@ -30,7 +32,7 @@ _HOST_PORT = re.compile(r"^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.\-]+):(\d{1,5})$")
 _KNOWN_FIELDS = {"name", "version", "command", "workdir", "env", "author", "description"}
 
 
-class ManifestError(ValueError):
+class ManifestError(BullringError, ValueError):
     """A manifest or endpoint that cannot be used; the message names the file and field."""
 
 
@@ -73,13 +75,15 @@ def manifest_from_dict(data: Mapping[str, Any], file: Path) -> BotSpec:
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise ManifestError(f"{file}: field 'name' is required and must be a non-empty string")
-    if not re.fullmatch(r"[A-Za-z0-9_.\-]+", name):
-        raise ManifestError(
-            f"{file}: field 'name' {name!r} may hold only letters, digits, '_', '-' and '.'"
-        )
+    problem = safe_name_problem(name)
+    if problem:
+        raise ManifestError(f"{file}: field 'name': {problem}")
     version = data.get("version", "0")
     if not isinstance(version, str | int | float) or isinstance(version, bool):
         raise ManifestError(f"{file}: field 'version' must be a string")
+    problem = safe_name_problem(str(version))
+    if problem:
+        raise ManifestError(f"{file}: field 'version': {problem}")
     command = data.get("command")
     if not _is_str_list(command) or not command:
         raise ManifestError(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -45,6 +46,7 @@ from referee.sandbox import (
     private_folder,
 )
 from referee.spec import BotSpec, FaultKind
+from sdk.errors import BullringError
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 
 MIB = 1 << 20
@@ -58,6 +60,12 @@ BOT_ENV_DEFAULTS = {
 }
 # gRPC options for every referee->bot channel; replies above this size are PROTOCOL faults.
 MAX_REPLY_BYTES = 64 * 1024
+
+
+def file_stem(name: str) -> str:
+    """`name` made safe to start a file name inside a folder: no separators, no leading
+    dot, ASCII only (names are checked when loaded; this holds whatever they are)."""
+    return re.sub(r"[^A-Za-z0-9_.\-]", "_", name)[:64].lstrip(".") or "bot"
 
 
 def channel_options() -> list[tuple[str, int]]:
@@ -91,7 +99,7 @@ class ProcessLimits:
     watchdog_exit_s: float = 5.0  # sandboxed: how long stop waits for the watchdog to go
 
 
-class BotStartError(Exception):
+class BotStartError(BullringError):
     """A bot could not be made ready; `kind` is the fault to record."""
 
     def __init__(self, kind: FaultKind, detail: str) -> None:
@@ -160,7 +168,7 @@ class BotProcess:
         self.address = f"unix:{self.socket_path}"
         log_dir = Path(limits.log_dir) if limits.log_dir else self.tmpdir
         log_dir.mkdir(parents=True, exist_ok=True)
-        self.log_path = log_dir / f"{spec.name}-{os.getpid()}-{id(self):x}.log"
+        self.log_path = log_dir / f"{file_stem(spec.name)}-{os.getpid()}-{id(self):x}.log"
         self.last_log = ""
         self._stopped = False
         # The referee's channel to this process, kept across leases (see channel()), and
@@ -215,6 +223,7 @@ class BotProcess:
         env["TMPDIR"] = str(self.tmpdir)
         env.update(self.spec.env)
         env["BULLRING_LISTEN"] = self.address
+        env["BULLRING_REFEREE_PID"] = str(os.getpid())  # for the launcher only (it removes it)
         return self.box.env(env) if self.box is not None else env
 
     def alive(self) -> bool:

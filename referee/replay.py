@@ -1,6 +1,6 @@
 """Match replays: a self-contained JSON record that re-simulates exactly.
 
-Format (``format = "bullring-replay"``, ``version = 2``; see docs/referee.md)::
+Format (``format = "bullring-replay"``, ``version = 3``; see docs/referee.md)::
 
     {format, version, match_id, variant, options, seed, deal_seed, players,
      bots: [{name, version}...], clock: {...},
@@ -21,7 +21,8 @@ whose history is the same as seat k's holds the number k. Version 1 replays (sti
 kept each decision's ``view`` instead of snapshots, full events and options as dicts;
 :func:`snapshot_deltas` re-simulates those to make snapshots. :func:`resimulate`
 replays every choice through a fresh engine and checks every snapshot, view, history,
-option list and the result.
+option list and the result (a replay older than version 3 holds the events of older
+engines: its histories are not compared; :data:`EVENTS_VERSION`).
 
 ``seed`` is the match seed, ``deal_seed`` the seed the engine dealt from (derived from the
 league's secret key and ``seed``, see sdk/seeding.py; never the key). A replay recorded
@@ -38,19 +39,38 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from referee.decompress import GZIP_MAGIC, inflate, size_text
+from referee.limits import MAX_REPLAY_BYTES
+from referee.replay_shape import ShapeError, check_shape
 from referee.snapshots import Snapshot, SnapshotRecorder, expand, snapshot
 from referee.spec import Fault, MatchResult, MatchSpec
-from sdk.game import Event, GameState, Option, OptionKind, Side, VariantSpec, new_game
+from sdk.errors import BullringError
+from sdk.game import (
+    Event,
+    GameState,
+    Option,
+    OptionKind,
+    RulesError,
+    Side,
+    VariantSpec,
+    driver,
+    new_game,
+)
 from sdk.game.views import View
 
 FORMAT = "bullring-replay"
-VERSION = 2
-READABLE_VERSIONS = (1, 2)  # version 1: a view per decision, no snapshots
+VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)  # version 1: a view per decision, no snapshots
+EVENTS_VERSION = 3
+"""Replays from this version on record the events as the engines make them now; earlier
+ones recorded X nimmt!'s taking PLACE before the X-row card, COLLECT without its specials
+and Hornochsen! without its ROUND_END, so their histories are not compared (everything
+else is: pending seats, options, table snapshots, result; docs/referee.md)."""
 
 Json = Any
 
 
-class ReplayError(ValueError):
+class ReplayError(BullringError, ValueError):
     """A replay that is malformed or does not re-simulate to what it records."""
 
 
@@ -179,6 +199,8 @@ def event_to_json(event: Event) -> Json:
     if event.cards:
         out["cards"] = to_json(event.cards)
     out["round"] = event.round
+    if event.specials:
+        out["specials"] = to_json(event.specials)
     return out
 
 
@@ -206,7 +228,8 @@ def histories_of(replay: Mapping[str, Json]) -> list[list[Json]]:
 
 
 class ReplayBuilder:
-    """Collects a match's decisions into a replay dict (the match runner feeds it)."""
+    """Records a match into a replay dict: the match runner feeds it each decision and
+    the table after each applied choice; it never changes the game."""
 
     def __init__(
         self,
@@ -284,24 +307,6 @@ class ReplayBuilder:
         """Record the table: once at the deal, then after every applied decision."""
         self.snapshots.record(state)
 
-    def play(
-        self,
-        state: GameState,
-        seat: int,
-        view: View,
-        options: Sequence[Option],
-        choice: int,
-        ms: float,
-        fault: Fault | None,
-        auto: bool,
-    ) -> None:
-        """One decision of an engine step: record it, apply its option to `state` and
-        record the table after it (a step's decisions are played in seat order, each with
-        the view and options the seat had when the step began)."""
-        self.decision(seat, view, options, choice, ms, fault.to_json() if fault else None, auto)
-        state.apply(seat, options[choice])
-        self.snapshot(state)
-
     def setup_fault(self, fault: Mapping[str, Json]) -> None:
         self.data["setup_faults"].append(dict(fault))
 
@@ -362,6 +367,8 @@ def save(replay: Mapping[str, Json], path: str | Path) -> None:
     """Write a replay as JSON (gzip-compressed when the name ends in .gz)."""
     text = json.dumps(replay, separators=(",", ":"))
     file = Path(path)
+    if len(text) > MAX_REPLAY_BYTES:  # it could not be read back
+        raise ReplayError(f"{file}: the replay is larger than {size_text(MAX_REPLAY_BYTES)}")
     if file.suffix == ".gz":
         file.write_bytes(gzip.compress(text.encode()))
     else:
@@ -369,16 +376,29 @@ def save(replay: Mapping[str, Json], path: str | Path) -> None:
 
 
 def load(path: str | Path) -> dict[str, Json]:
-    """Read a replay written by :func:`save` (ReplayError if it is not one)."""
+    """Read a replay written by :func:`save` (ReplayError if it is not one, or if it is
+    larger than MAX_REPLAY_BYTES, compressed or not: decompression stops at the cap)."""
     file = Path(path)
     try:
-        raw = file.read_bytes()
-        if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
+        with file.open("rb") as stream:
+            raw = stream.read(MAX_REPLAY_BYTES + 1)
+        if len(raw) > MAX_REPLAY_BYTES:
+            raise ReplayError(f"{file}: larger than {size_text(MAX_REPLAY_BYTES)} (the cap)")
+        if raw[:2] == GZIP_MAGIC:
+            raw = inflate(raw, MAX_REPLAY_BYTES, gzip=True)
         data = json.loads(raw)
-    except (OSError, ValueError) as exc:
-        raise ReplayError(f"{file}: cannot read replay: {exc}") from None
+    except ReplayError:
+        raise
+    except (OSError, ValueError, RecursionError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        if isinstance(exc, RecursionError):
+            reason = "nested too deeply"
+        raise ReplayError(f"{file}: cannot read replay: {reason}") from None
     check_header(data, str(file))
+    try:
+        check_shape(data)
+    except ShapeError as exc:
+        raise ReplayError(f"{file}: malformed replay: {exc}") from None
     return dict(data)
 
 
@@ -406,18 +426,13 @@ def steps(replay: Mapping[str, Json]) -> list[list[Mapping[str, Json]]]:
     A group is the decisions collected together (a simultaneous pick of several seats, or
     one seat's decision); they are applied in seat order once the group is complete.
     """
-    groups: list[list[Mapping[str, Json]]] = []
-    state = new_state(replay)
     decisions: list[Mapping[str, Json]] = replay["decisions"]
-    i = 0
-    while i < len(decisions) and not state.is_terminal():
-        pending = state.pending()
-        group = list(decisions[i : i + len(pending)])
-        for record in group:
-            state.apply(int(record["seat"]), option_from_json(record["options"][record["choice"]]))
-        groups.append(group)
-        i += len(pending)
-    return groups
+    return list(driver.recorded_steps(new_state(replay), decisions, _recorded_move))
+
+
+def _recorded_move(record: Mapping[str, Json]) -> tuple[int, Option]:
+    """The seat and the option a recorded decision applied."""
+    return int(record["seat"]), option_from_json(record["options"][int(record["choice"])])
 
 
 def resimulate(replay: Mapping[str, Json]) -> list[int]:
@@ -436,22 +451,27 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
     tables = _stored_snapshots(replay, len(decisions))
     _check_snapshot(tables, 0, state)
     i = 0
-    while not state.is_terminal():
+
+    def check_table(record: Mapping[str, Json]) -> None:
+        _check_snapshot(tables, int(record["n"]) + 1, state)
+
+    for group in driver.recorded_steps(state, decisions, _recorded_move, check_table):
         pending = state.pending()
-        group = decisions[i : i + len(pending)]
         if [int(d["seat"]) for d in group] != list(pending):
             raise ReplayError(f"decision {i}: pending seats are {list(pending)}")
         for record in group:
             seat = int(record["seat"])
             view = state.view(seat)
-            view_json, history_len = view_to_json(view)  # type: ignore[arg-type]
+            view_json, history_len = view_to_json(view)
             if "view" in record and view_json != record["view"]:
                 raise ReplayError(f"decision {record['n']}: the view of seat {seat} differs")
-            if (
-                history_len != record["history_len"]
-                or not _extends(seen[seat], _view_history(view))
-                or history_to_json(_view_history(view)[len(seen[seat]) :], version)
-                != histories[seat][len(seen[seat]) : history_len]
+            if not _extends(seen[seat], _view_history(view)) or (
+                version >= EVENTS_VERSION
+                and (
+                    history_len != record["history_len"]
+                    or history_to_json(_view_history(view)[len(seen[seat]) :], version)
+                    != histories[seat][len(seen[seat]) : history_len]
+                )
             ):
                 raise ReplayError(f"decision {record['n']}: the history of seat {seat} differs")
             seen[seat] = _view_history(view)
@@ -459,21 +479,40 @@ def resimulate(replay: Mapping[str, Json]) -> list[int]:
             options = [encode(o) for o in state.legal_options(seat)]
             if options != record["options"]:
                 raise ReplayError(f"decision {record['n']}: the legal options differ")
-        for record in group:
-            seat = int(record["seat"])
-            state.apply(seat, option_from_json(record["options"][int(record["choice"])]))
-            _check_snapshot(tables, int(record["n"]) + 1, state)
-        i += len(pending)
+        i += len(group)
+    if not state.is_terminal():
+        waiting = list(state.pending())
+        raise ReplayError(f"decision {i}: pending seats are {waiting}, the replay has no more")
     if i != len(decisions):
         raise ReplayError(f"the game ended after {i} decisions, the replay has {len(decisions)}")
     for seat in range(state.players):
-        if history_to_json(_view_history(state.view(seat)), version) != histories[seat]:
+        if (
+            version >= EVENTS_VERSION
+            and history_to_json(_view_history(state.view(seat)), version) != histories[seat]
+        ):
             raise ReplayError(f"the final history of seat {seat} differs")
     scores = state.scores()
     result = replay["result"]
     if scores != list(result["scores"]) or state.ranks() != list(result["ranks"]):
         raise ReplayError(f"re-simulated scores {scores} differ from {result['scores']}")
     return scores
+
+
+def verify(replay: Mapping[str, Json], where: str = "replay") -> list[int]:
+    """:func:`resimulate` a replay read from a file: whatever its content (a table
+    snapshot of the wrong type, an option number no kind has), a replay that does not
+    re-simulate is a ReplayError naming `where`, never another exception."""
+    try:
+        return resimulate(replay)
+    except ReplayError as exc:
+        raise ReplayError(f"{where}: {exc}") from None
+    except RulesError as exc:
+        raise ReplayError(f"{where}: the rules refuse the replay: {exc}") from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+        detail = f"{type(exc).__name__}: {exc}"
+        raise ReplayError(
+            f"{where}: malformed replay, it does not re-simulate ({detail})"
+        ) from None
 
 
 def _stored_snapshots(replay: Mapping[str, Json], decisions: int) -> list[Snapshot] | None:
@@ -501,7 +540,10 @@ def snapshot_deltas(replay: Mapping[str, Json]) -> list[Snapshot]:
     recorder = SnapshotRecorder()
     state = new_state(replay)
     recorder.record(state)
-    for record in replay["decisions"]:
-        state.apply(int(record["seat"]), option_from_json(record["options"][int(record["choice"])]))
-        recorder.record(state)
+    decisions: list[Mapping[str, Json]] = replay["decisions"]
+    steps = driver.recorded_steps(
+        state, decisions, _recorded_move, lambda _: recorder.record(state)
+    )
+    for _ in steps:  # a step's records are applied when the next step is asked for
+        pass
     return recorder.deltas

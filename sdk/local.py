@@ -15,12 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from sdk.bot import Bot, BotFactory, choice_index
+from sdk.game import driver
 from sdk.game.core import DecisionKind, GameState, Option
 from sdk.game.variants import new_game, parse_variant
-from sdk.game.views import View
 from sdk.match import DecisionClock, MatchInfo, MatchOutcome
 from sdk.seeding import LOCAL_KEY, LOCAL_LEAGUE, match_seeds
 
@@ -93,25 +92,17 @@ def play_local(
             )
         )
     decisions: list[LocalDecision] = []
-    while not state.is_terminal():
-        asked = [
-            (
-                seat,
-                state.decision_kind(seat),
-                cast(View, state.view(seat)),
-                state.legal_options(seat),
-            )
-            for seat in state.pending()
-        ]
-        chosen: list[tuple[int, Option]] = []
-        for seat, kind, view, legal in asked:
-            clock = DecisionClock(decision_ms, time_bank_ms)
-            answer = seats[seat].decide(view, legal, clock)
-            index = choice_index(answer, legal)
-            decisions.append(LocalDecision(seat, kind, tuple(legal), index, clock.elapsed()))
-            chosen.append((seat, legal[index]))
-        for seat, option in chosen:
-            state.apply(seat, option)
+
+    def choose(ask: driver.Ask) -> int:
+        # Every seat of a step decides before any choice is applied (sdk.game.driver).
+        kind = state.decision_kind(ask.seat)
+        clock = DecisionClock(decision_ms, time_bank_ms)
+        answer = seats[ask.seat].decide(ask.view, list(ask.options), clock)
+        index = choice_index(answer, ask.options)
+        decisions.append(LocalDecision(ask.seat, kind, ask.options, index, clock.elapsed()))
+        return index
+
+    driver.play(state, choose)
     scores = tuple(state.scores())
     ranks = tuple(state.ranks())
     for bot in seats:

@@ -17,8 +17,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from referee.limits import (
+    CLOCK_LIMITS,
+    MAX_BATCH,
+    MAX_MATCHES,
+    parallel_problem,
+    safe_name_problem,
+)
 from referee.sandbox import SandboxConfig
 from referee.spec import BotSpec, ClockSpec
+from sdk.errors import BullringError
 from sdk.game.core import RulesError
 from sdk.game.variants import check_players, parse_variant
 
@@ -26,7 +34,7 @@ FORMATS = ("round-robin", "random", "duplicate", "quality")
 EXECUTORS = ("local", "ray")
 
 
-class LeagueFileError(ValueError):
+class LeagueFileError(BullringError, ValueError):
     """A league file (or a bot manifest it names) that cannot be used; the message says why."""
 
 
@@ -172,13 +180,29 @@ class _Reader:
         return value.strip()
 
     def integer(
-        self, data: Mapping[str, Any], key: str, where: str, default: int, minimum: int
+        self,
+        data: Mapping[str, Any],
+        key: str,
+        where: str,
+        default: int,
+        minimum: int,
+        maximum: int | None = None,
     ) -> int:
         value = data.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(f"{where}.{key}", f"must be a whole number, not {value!r}")
         if value < minimum:
             raise self.fail(f"{where}.{key}", f"must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:
+            raise self.fail(f"{where}.{key}", f"must be at most {maximum:,}, not {value:,}")
+        return value
+
+    def name(self, data: Mapping[str, Any], key: str, where: str, default: str | None) -> str:
+        """A bot name or version: a safe name (see referee.limits.safe_name_problem)."""
+        value = self.string(data, key, where, default)
+        problem = safe_name_problem(value)
+        if problem:
+            raise self.fail(f"{where}.{key}", problem)
         return value
 
     def number(
@@ -226,7 +250,7 @@ def parse_league(
     league = r.table(data.get("league", {}), "league", _LEAGUE_KEYS)
     name = r.string(league, "name", "league", file.stem if file else None)
     fmt = r.choice(league, "format", "league", "round-robin", FORMATS)
-    games = r.integer(league, "games", "league", 1, 1)
+    games = r.integer(league, "games", "league", 1, 1, MAX_MATCHES)
     seats = r.integer(league, "seats", "league", 2, 2)
     store_text = r.string(league, "store", "league", f"{name}.sqlite")
     ray_address = league.get("ray_address")
@@ -235,12 +259,12 @@ def parse_league(
 
     clock_table = r.table(data.get("clock", {}), "clock", set(ClockSpec().to_json()))
     default_clock = ClockSpec()
+    clock_values = {
+        key: r.integer(clock_table, key, "clock", getattr(default_clock, key), low, high)
+        for key, (low, high) in CLOCK_LIMITS.items()
+    }
     clock = ClockSpec(
-        decision_ms=r.integer(clock_table, "decision_ms", "clock", default_clock.decision_ms, 1),
-        time_bank_ms=r.integer(clock_table, "time_bank_ms", "clock", default_clock.time_bank_ms, 0),
-        setup_ms=r.integer(clock_table, "setup_ms", "clock", default_clock.setup_ms, 1),
-        max_faults=r.integer(clock_table, "max_faults", "clock", default_clock.max_faults, 1),
-        enabled=_flag(r, clock_table, "enabled", "clock", default_clock.enabled),
+        **clock_values, enabled=_flag(r, clock_table, "enabled", "clock", default_clock.enabled)
     )
 
     rating_table = r.table(data.get("rating", {}), "rating", set(RatingConfig().to_json()))
@@ -259,6 +283,11 @@ def parse_league(
 
     variants = _variants(r, data.get("variants"), seats, games, fmt)
     bots = _bots(r, data.get("bots"), base, manifest_loader)
+    executor = r.choice(league, "executor", "league", "local", EXECUTORS)
+    parallel = r.integer(league, "parallel", "league", 0, 0)
+    problem = parallel_problem(parallel, on_cluster=executor == "ray" and bool(ray_address))
+    if problem:
+        raise r.fail("league.parallel", problem)
     return LeagueConfig(
         name=name,
         path=file,
@@ -266,11 +295,11 @@ def parse_league(
         format=fmt,
         games=games,
         seats=seats,
-        parallel=r.integer(league, "parallel", "league", 0, 0),
+        parallel=parallel,
         store=(base / store_text),
-        executor=r.choice(league, "executor", "league", "local", EXECUTORS),
+        executor=executor,
         ray_address=ray_address,
-        batch=r.integer(league, "batch", "league", 8, 1),
+        batch=r.integer(league, "batch", "league", 8, 1, MAX_BATCH),
         bots=bots,
         variants=variants,
         clock=clock,
@@ -383,7 +412,7 @@ def _variants(
                 preset=spec.preset.name,
                 options=dict(spec.options),
                 seats=variant_seats,
-                games=r.integer(table, "games", where, games, 1),
+                games=r.integer(table, "games", where, games, 1, MAX_MATCHES),
                 format=r.choice(table, "format", where, fmt, FORMATS),
             )
         )
@@ -414,13 +443,13 @@ def _bots(
             except (ValueError, OSError) as error:
                 raise r.fail(f"{where}.manifest", str(error)) from None
             if "name" in table:
-                bot = replace(bot, name=r.string(table, "name", where, None))
+                bot = replace(bot, name=r.name(table, "name", where, None))
             if "version" in table:
-                bot = replace(bot, version=r.string(table, "version", where, None))
+                bot = replace(bot, version=r.name(table, "version", where, None))
         else:
             bot = BotSpec(
-                name=r.string(table, "name", where, None),
-                version=r.string(table, "version", where, "0"),
+                name=r.name(table, "name", where, None),
+                version=r.name(table, "version", where, "0"),
                 endpoint=r.string(table, "endpoint", where, None),
             )
         if any(b.key == bot.key for b in result):

@@ -26,11 +26,14 @@ import os
 import signal
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from referee.league.local_pool import Done, ProcessPool
 from referee.league.store import compress_replay
 from referee.sandbox import SandboxConfig
 from referee.spec import MatchResult, MatchSpec
@@ -126,6 +129,7 @@ class Executor(abc.ABC):
 
     name = "executor"
     workers = 1
+    deaths: Sequence[str] = ()  # a line for every worker that died mid-match, and what then
 
     def __enter__(self) -> Executor:
         self.start()
@@ -150,6 +154,24 @@ class Executor(abc.ABC):
 
 _worker: MatchWorker | None = None
 _PR_SET_PDEATHSIG = 1
+
+
+_PR_SET_NAME = 15
+BUSY_TITLE = "bullring-match"  # a worker's name in `ps -o comm` while it plays a match
+IDLE_TITLE = "bullring-idle"
+
+
+def set_title(title: str) -> None:
+    """Linux: name this process in ps and /proc/PID/comm, so that an operator (or a test)
+    can tell a worker playing a match from an idle one. The main thread is named, from
+    whichever thread calls (a Ray actor runs its calls in another thread); threads started
+    meanwhile keep their own names."""
+    try:
+        Path("/proc/self/comm").write_text(title[:15])
+    except OSError:
+        with contextlib.suppress(OSError, AttributeError):  # not Linux: the calling thread
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_NAME, ctypes.c_char_p(title.encode()[:15]), 0, 0, 0)
 
 
 def _die_with_parent() -> None:
@@ -188,26 +210,54 @@ def _run_in_local_worker(spec: MatchSpec) -> MatchOutcome:
     return _worker.run(spec)
 
 
+def _local_worker_main(connection: Connection, factory: RunnerFactory, parent: int) -> None:
+    """A local worker process: play each match the league sends, answer its outcome."""
+    _init_local_worker(factory, parent)
+    try:
+        while True:
+            try:
+                spec = connection.recv()
+            except EOFError:  # the league process is gone
+                break
+            if spec is None:
+                break
+            set_title(BUSY_TITLE)
+            outcome = _run_in_local_worker(spec)
+            set_title(IDLE_TITLE)
+            connection.send(outcome)
+    finally:
+        _close_local_worker()
+
+
 class LocalExecutor(Executor):
-    """Matches in worker processes on this machine (several at once, up to the cores)."""
+    """Matches in worker processes on this machine (several at once, up to the cores).
+
+    A worker that dies mid-match (killed from outside) is replaced, and only the match it
+    was playing is affected: it is played again from the start on another worker, and if
+    that worker dies too, it is reported as an error (no result, so it stays scheduled).
+    Other matches go on. :attr:`deaths` lists every worker death (docs/leagues.md).
+    """
 
     name = "local"
+    attempts = 2  # times a match is started before its worker's death is an error
 
     def __init__(self, factory: RunnerFactory = RefereeRunner, workers: int = 0) -> None:
         self.factory = factory
         self.workers = workers or (os.cpu_count() or 1)
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: ProcessPool[MatchSpec, MatchOutcome] | None = None
         self._inline: MatchWorker | None = None
+        self.deaths: list[str] = []
 
     def start(self) -> None:
         if self.workers == 1:
             self._inline = MatchWorker(self.factory)
             return
-        self._pool = ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_init_local_worker,
-            initargs=(self.factory, os.getpid()),
+        self._pool = ProcessPool(
+            multiprocessing.get_context("spawn"),
+            self.workers,
+            _local_worker_main,
+            (self.factory, os.getpid()),
+            self.attempts,
         )
 
     def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchOutcome]:
@@ -215,30 +265,35 @@ class LocalExecutor(Executor):
             for spec in specs:
                 yield self._inline.run(spec)
             return
-        assert self._pool is not None, "start() the executor first"
-        futures: list[Future[MatchOutcome]] = [
-            self._pool.submit(_run_in_local_worker, spec) for spec in specs
-        ]
-        by_future = dict(zip(futures, specs, strict=True))
-        try:
-            for future in as_completed(futures):
-                try:
-                    yield future.result()
-                except Exception as error:  # a worker died (BrokenProcessPool, ...)
-                    now = time.time()
-                    detail = f"worker failed: {type(error).__name__}: {error}"
-                    yield MatchOutcome(by_future[future], None, detail, now, now)
-        finally:
-            for future in futures:
-                future.cancel()
+        pool = self._pool
+        assert pool is not None, "start() the executor first"
+        seen = len(pool.deaths)
+        for ended in pool.run(specs):
+            for death in pool.deaths[seen:]:
+                self.deaths.append(_death_note(death.task.match_id, death.how, death.retried))
+            seen = len(pool.deaths)
+            if isinstance(ended, Done):
+                yield ended.result
+            else:
+                now = time.time()
+                detail = (
+                    f"its worker process died each of the {ended.attempts} times it played it"
+                    f" (last {ended.how}); it stays scheduled"
+                )
+                yield MatchOutcome(ended.task, None, detail, now, now)
 
     def close(self) -> None:
         if self._inline is not None:
             self._inline.close()
             self._inline = None
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool.close()
             self._pool = None
+
+
+def _death_note(match_id: str, how: str, retried: bool) -> str:
+    then = "it is played again" if retried else "it is not played again in this run"
+    return f"{match_id}: the worker process playing it died ({how}); {then}"
 
 
 # --- ray ---------------------------------------------------------------------------------
@@ -247,12 +302,17 @@ class LocalExecutor(Executor):
 class RayExecutor(Executor):
     """Matches on Ray actors, each with its own runner (its own bot pool).
 
+    An actor whose process dies mid-match (killed, out of memory, its node lost) is
+    replaced by a new actor, and only its match is affected, as on the local executor:
+    it is played again once, and reported as an error if its actor dies again.
+
     ``address``: None starts (or joins) a local Ray instance with ``num_cpus`` CPUs;
     ``"auto"`` or ``"ray://host:port"`` joins a cluster. Ray is initialised here only if
     it is not already, and shut down on close only if this executor started it.
     """
 
     name = "ray"
+    attempts = 2  # times a match is started before its actor's death is an error
 
     def __init__(
         self,
@@ -266,7 +326,9 @@ class RayExecutor(Executor):
         self.address = address
         self.num_cpus = num_cpus
         self._actors: list[Any] = []
+        self._actor_class: Any = None
         self._started_ray = False
+        self.deaths: list[str] = []
 
     def start(self) -> None:
         import ray
@@ -279,24 +341,58 @@ class RayExecutor(Executor):
                 kwargs["num_cpus"] = self.num_cpus or self.workers
             ray.init(**kwargs)
             self._started_ray = True
-        actor_class = ray.remote(num_cpus=0)(_RayWorker)
-        self._actors = [actor_class.remote(self.factory) for _ in range(self.workers)]
+        self._actor_class = ray.remote(num_cpus=0, max_restarts=0)(_RayWorker)
+        self._actors = [self._actor_class.remote(self.factory) for _ in range(self.workers)]
 
     def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchOutcome]:
         import ray
+        from ray import exceptions
 
-        queue = list(reversed(specs))
-        running: dict[Any, Any] = {}
+        # RayActorError (the actor's process died, was killed or ran out of memory), or any
+        # other Ray failure of the call: MatchWorker.run itself reports every exception.
+        lost = exceptions.RayError
+        queue: deque[int] = deque(range(len(specs)))  # matches by their index
+        tries = [0] * len(specs)
+        running: dict[Any, tuple[Any, int]] = {}
         idle = list(self._actors)
         while queue or running:
             while queue and idle:
-                actor = idle.pop()
-                running[actor.run.remote(queue.pop())] = actor
+                actor, index = idle.pop(), queue.popleft()
+                tries[index] += 1
+                running[actor.run.remote(specs[index])] = (actor, index)
             done, _ = ray.wait(list(running), num_returns=1)
             for ref in done:
-                idle.append(running.pop(ref))
-                outcome: MatchOutcome = ray.get(ref)
+                actor, index = running.pop(ref)
+                try:
+                    outcome: MatchOutcome = ray.get(ref)
+                except lost as error:  # the actor's process died (killed, OOM, node lost)
+                    idle.append(self._replace(actor))
+                    how = str(error).strip().splitlines()[0][:160] if str(error) else ""
+                    how = f"{type(error).__name__}: {how}".rstrip(": ")
+                    retry = tries[index] < self.attempts
+                    self.deaths.append(_death_note(specs[index].match_id, how, retry))
+                    if retry:
+                        queue.appendleft(index)
+                    else:
+                        now = time.time()
+                        detail = (
+                            f"its Ray actor died each of the {tries[index]} times it played it"
+                            f" (last {how}); it stays scheduled"
+                        )
+                        yield MatchOutcome(specs[index], None, detail, now, now)
+                    continue
+                idle.append(actor)
                 yield outcome
+
+    def _replace(self, actor: Any) -> Any:
+        """A new actor in place of a dead one (the dead one is killed for good)."""
+        import ray
+
+        with contextlib.suppress(Exception):
+            ray.kill(actor, no_restart=True)
+        fresh = self._actor_class.remote(self.factory)
+        self._actors = [fresh if a is actor else a for a in self._actors]
+        return fresh
 
     def close(self) -> None:
         import ray
@@ -319,7 +415,11 @@ class _RayWorker:
         self.worker = MatchWorker(factory)
 
     def run(self, spec: MatchSpec) -> MatchOutcome:
-        return self.worker.run(spec)
+        set_title(BUSY_TITLE)
+        try:
+            return self.worker.run(spec)
+        finally:
+            set_title(IDLE_TITLE)
 
     def close(self) -> None:
         self.worker.close()

@@ -124,6 +124,18 @@ def plan_duplicate(variant: VariantConfig, bots: Sequence[str], seed: int) -> li
     return planned
 
 
+def planned_size(variant: VariantConfig, bots: int) -> int:
+    """How many matches the variant's format plans for `bots` bots (without planning
+    them): what the schedule-size cap is checked against before anything is planned."""
+    sets = math.comb(bots, variant.seats) if bots >= variant.seats else 0
+    if variant.format == "round-robin":
+        return sets * variant.games
+    if variant.format == "duplicate":
+        seatings = math.factorial(variant.seats) if variant.seats <= 4 else variant.seats
+        return sets * variant.games * seatings
+    return variant.games  # random, quality: `games` matches in all
+
+
 StaticPlanner = Callable[[VariantConfig, Sequence[str], int], list[PlannedMatch]]
 
 STATIC_FORMATS: dict[str, StaticPlanner] = {

@@ -27,15 +27,22 @@ from referee.league.executors import (
     RunnerFactory,
     make_executor,
 )
-from referee.league.formats import STATIC_FORMATS, PlannedMatch, plan_quality_batch
+from referee.league.formats import (
+    STATIC_FORMATS,
+    PlannedMatch,
+    plan_quality_batch,
+    planned_size,
+)
 from referee.league.keyfile import LeagueKeyError, load_key, record_key_id, recorded_key_id
 from referee.league.ratings import RatedMatch, Ratings
-from referee.league.store import LeagueStore, MatchRow, StoreError
+from referee.league.store import LeagueStore, MatchRow, StoreError, StoreLocked
+from referee.limits import LOCK_TIMEOUT_S, LimitError, check_schedule_size
 from referee.spec import BotSpec, MatchSpec
+from sdk.errors import BullringError
 from sdk.seeding import match_seeds
 
 
-class LeagueError(RuntimeError):
+class LeagueError(BullringError, RuntimeError):
     """The league cannot run as described (too few bots, a store of another league...)."""
 
 
@@ -60,6 +67,7 @@ class LeagueSummary:
     elapsed_s: float = 0.0
     store_s: float = 0.0  # CPU time recording results (ratings included)
     rating_s: float = 0.0  # CPU time computing ratings
+    worker_deaths: list[str] = field(default_factory=list)  # workers killed mid-match
 
 
 class RatingKeeper:
@@ -130,6 +138,10 @@ def active_roster(config: LeagueConfig, store_path: Path) -> list[BotSpec]:
 def plan_static(config: LeagueConfig, roster: Sequence[BotSpec]) -> list[PlannedMatch]:
     """Every match of the variants whose format does not depend on results."""
     keys = [bot.key for bot in roster]
+    try:
+        check_schedule_size(sum(planned_size(v, len(keys)) for v in config.variants))
+    except LimitError as error:
+        raise LeagueError(f"{config.path or config.name}: {error}") from None
     planned: list[PlannedMatch] = []
     for variant in config.variants:
         if variant.format in STATIC_FORMATS:
@@ -146,8 +158,9 @@ def plan_static(config: LeagueConfig, roster: Sequence[BotSpec]) -> list[Planned
 
 
 def check_store(config: LeagueConfig, store_path: Path) -> None:
-    """LeagueError if `store_path` holds another league (nothing is written)."""
-    if not store_path.is_file():
+    """LeagueError if `store_path` holds another league, StoreError if it is not a store
+    (nothing is written)."""
+    if not store_path.exists():
         return
     with LeagueStore.open_readonly(store_path) as existing:
         meta = existing.meta()
@@ -159,13 +172,19 @@ def check_store(config: LeagueConfig, store_path: Path) -> None:
         )
 
 
-def open_league_store(config: LeagueConfig, store_path: Path) -> LeagueStore:
-    """Open the league's store for writing: record the league, register the file's bots."""
+def open_league_store(
+    config: LeagueConfig, store_path: Path, lock_timeout: float = LOCK_TIMEOUT_S
+) -> LeagueStore:
+    """Open the league's store for writing: record the league, register the file's bots
+    (StoreLocked if another process keeps the write lock for `lock_timeout` seconds)."""
     check_store(config, store_path)
-    store = LeagueStore.open(store_path)
+    store = LeagueStore.open(store_path, lock_timeout)
     try:
         store.init_league(config.name, config.digest(), config.schedule_json(), config.variants)
         store.register_bots(config.bots)
+    except StoreLocked:
+        store.close()
+        raise
     except StoreError as error:
         store.close()
         raise LeagueError(str(error)) from None
@@ -175,16 +194,20 @@ def open_league_store(config: LeagueConfig, store_path: Path) -> LeagueStore:
     return store
 
 
-def register_submission(config: LeagueConfig, bot: BotSpec, store_path: Path) -> str:
+def register_submission(
+    config: LeagueConfig, bot: BotSpec, store_path: Path, lock_timeout: float = LOCK_TIMEOUT_S
+) -> str:
     """Register a submitted bot in the league's store; say what happened.
 
     A new version of a known name is a new bot key: the old version keeps its results and
     ratings, and only the newest version of each name is scheduled from then on.
     """
-    with open_league_store(config, store_path) as store:
+    with open_league_store(config, store_path, lock_timeout) as store:
         known = store.bots()
         try:
             new = store.register_bots([bot])
+        except StoreLocked:
+            raise
         except StoreError as error:
             raise LeagueError(str(error)) from None
     if not new:
@@ -208,12 +231,14 @@ class LeagueRunner:
         store_path: Path | None = None,
         progress: Callable[[Progress], None] | None = None,
         factory: RunnerFactory | None = None,
+        lock_timeout: float = LOCK_TIMEOUT_S,
         new_key: bool = False,
     ) -> None:
         self.config = config
         self.new_key = new_key  # replace a lost key (see referee/league/keyfile.py)
         self.key: bytes | None = None  # read by prepare()
         self.store_path = store_path or config.store
+        self.lock_timeout = lock_timeout
         # By default the referee runs the bots in the league file's sandbox.
         factory = factory or functools.partial(RefereeRunner, config.sandbox)
         self.executor = executor or make_executor(
@@ -232,7 +257,7 @@ class LeagueRunner:
             key = load_key(self.store_path, recorded_key_id(self.store_path), self.new_key)
         except LeagueKeyError as error:
             raise LeagueError(str(error)) from None
-        store = open_league_store(self.config, self.store_path)
+        store = open_league_store(self.config, self.store_path, self.lock_timeout)
         try:
             record_key_id(store, key)
             store.schedule(self.config.name, planned, self._options())
@@ -261,6 +286,7 @@ class LeagueRunner:
                         pending = pending[: limit - summary.played]
                     if not self._play(store, keepers, pending, summary, start):
                         break
+            summary.worker_deaths = list(self.executor.deaths)
             summary.finished, summary.scheduled = store.counts()
             summary.rating_s = sum(k.spent_s for k in keepers.values())
             summary.elapsed_s = time.monotonic() - start

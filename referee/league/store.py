@@ -23,9 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.decompress import DecompressError, inflate
 from referee.league.formats import PlannedMatch, league_match_id
 from referee.league.ratings import RatedMatch, Rating, conservative_rating
+from referee.limits import LOCK_TIMEOUT_S, MAX_REPLAY_BYTES
 from referee.spec import BotSpec, MatchResult
+from sdk.errors import BullringError
 
 SCHEMA_VERSION = 1
 
@@ -107,8 +110,77 @@ CREATE INDEX IF NOT EXISTS ratings_bot ON ratings(variant, bot, seq);
 """
 
 
-class StoreError(RuntimeError):
+class StoreError(BullringError, RuntimeError):
     """The store cannot serve this request (wrong league, missing file, ...)."""
+
+
+class StoreLocked(StoreError):
+    """Another process held the store's write lock for longer than the lock timeout."""
+
+
+TABLES = ("meta", "variants", "bots", "matches", "results", "faults", "replays", "ratings")
+
+
+def _is_locked(error: sqlite3.OperationalError) -> bool:
+    return "locked" in str(error) or "busy" in str(error)
+
+
+def _locked_error(path: Path, timeout: float) -> StoreLocked:
+    return StoreLocked(
+        f"{path}: another process holds the store's write lock (waited {timeout:g} s); "
+        "stop the other `league run` or `bot submit` on it, or wait and run this again "
+        "(nothing was lost)"
+    )
+
+
+def _damaged_error(path: Path, error: Exception | str) -> StoreError:
+    return StoreError(
+        f"{path}: cannot read the league store ({error}); the file is damaged or not a store"
+    )
+
+
+def _schema_problem(db: sqlite3.Connection, empty_ok: bool) -> str | None:
+    """Why `db` is not a league store this version reads (None: it is one, or it is an
+    empty database and `empty_ok`). Reads only: a foreign database is never changed."""
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if not tables:
+        return None if empty_ok else "an empty database, not a league store"
+    if "meta" not in tables:
+        return f"not a league store (it holds tables: {', '.join(sorted(tables)[:5])})"
+    row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    if row is None or row[0] != str(SCHEMA_VERSION):
+        found = "none" if row is None else row[0]
+        return f"not a league store of schema version {SCHEMA_VERSION} (found: {found})"
+    missing = [t for t in TABLES if t not in tables]
+    if missing:
+        return f"a league store with tables missing: {', '.join(missing)}"
+    return None
+
+
+@contextmanager
+def store_errors(
+    path: str | Path, lock_timeout: float = LOCK_TIMEOUT_S, only_reads: bool = False
+) -> Iterator[None]:
+    """Turn what a damaged file, a file that is not a store or a held lock raises deep
+    inside SQLite or a query into one StoreError naming the file.
+
+    ``only_reads``: the block does nothing but read the store, so a value of the wrong
+    type or shape (TypeError, KeyError, ValueError: a damaged row) is the file's fault too.
+    """
+    try:
+        yield
+    except sqlite3.OperationalError as error:
+        if _is_locked(error):
+            raise _locked_error(Path(path), lock_timeout) from None
+        raise _damaged_error(Path(path), error) from None
+    except (sqlite3.DatabaseError, zlib.error, DecompressError, UnicodeDecodeError) as error:
+        raise _damaged_error(Path(path), error) from None
+    except json.JSONDecodeError as error:
+        raise _damaged_error(Path(path), f"a JSON value is damaged: {error}") from None
+    except (TypeError, KeyError, ValueError) as error:
+        if not only_reads:
+            raise
+        raise _damaged_error(Path(path), f"{type(error).__name__}: {error}") from None
 
 
 @dataclass(frozen=True)
@@ -211,43 +283,73 @@ def _match_row(row: sqlite3.Row) -> MatchRow:
 class LeagueStore:
     """A league's SQLite file. Use as a context manager or call :meth:`close`."""
 
-    def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
+    def __init__(
+        self, connection: sqlite3.Connection, path: Path, lock_timeout: float = LOCK_TIMEOUT_S
+    ) -> None:
         self.db = connection
         self.path = path
+        self.lock_timeout = lock_timeout
         self.db.row_factory = sqlite3.Row
 
     # --- opening -----------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | Path) -> LeagueStore:
-        """Open (creating if needed) a store for writing."""
+    def open(cls, path: str | Path, lock_timeout: float = LOCK_TIMEOUT_S) -> LeagueStore:
+        """Open (creating if needed) a store for writing.
+
+        StoreError if the file is not a league store (it is then left as it was), and
+        StoreLocked if a write waits more than `lock_timeout` seconds for the lock.
+        """
         file = Path(path)
+        if file.exists() and not file.is_file():
+            raise StoreError(f"{file} is not a file, so not a league store")
         file.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(file, isolation_level=None, timeout=30.0, check_same_thread=False)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")  # WAL: safe against a killed process
-        db.execute("PRAGMA foreign_keys=ON")
-        db.execute("PRAGMA busy_timeout=30000")
-        store = cls(db, file)
-        with store.transaction():
-            for statement in filter(None, (s.strip() for s in SCHEMA.split(";"))):
-                db.execute(statement)
-            db.execute(
-                "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
-                (str(SCHEMA_VERSION),),
-            )
+        db = sqlite3.connect(
+            file, isolation_level=None, timeout=lock_timeout, check_same_thread=False
+        )
+        store = cls(db, file, lock_timeout)
+        try:
+            with store_errors(file, lock_timeout):
+                problem = _schema_problem(db, empty_ok=True)
+                if problem:
+                    raise StoreError(f"{file}: {problem}")
+                db.execute(f"PRAGMA busy_timeout={int(lock_timeout * 1000)}")
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")  # WAL: safe against a killed process
+                db.execute("PRAGMA foreign_keys=ON")
+                with store.transaction():
+                    for statement in filter(None, (s.strip() for s in SCHEMA.split(";"))):
+                        db.execute(statement)
+                    db.execute(
+                        "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
+                        (str(SCHEMA_VERSION),),
+                    )
+        except BaseException:
+            db.close()
+            raise
         return store
 
     @classmethod
     def open_readonly(cls, path: str | Path) -> LeagueStore:
-        """Open an existing store for reading only (StoreError if there is none)."""
+        """Open an existing store for reading only (StoreError if there is none, or if
+        the file is not a league store)."""
         file = Path(path)
+        if file.exists() and not file.is_file():
+            raise StoreError(f"{file} is not a file, so not a league store")
         if not file.is_file():
             raise StoreError(f"no league store at {file}")
         db = sqlite3.connect(
             f"file:{file.resolve()}?mode=ro", uri=True, timeout=30.0, check_same_thread=False
         )
-        db.execute("PRAGMA busy_timeout=30000")
+        try:
+            with store_errors(file):
+                db.execute("PRAGMA busy_timeout=30000")
+                problem = _schema_problem(db, empty_ok=False)
+                if problem:
+                    raise StoreError(f"{file}: {problem}")
+        except BaseException:
+            db.close()
+            raise
         return cls(db, file)
 
     def close(self) -> None:
@@ -261,14 +363,30 @@ class LeagueStore:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: everything inside commits together or not at all."""
-        self.db.execute("BEGIN IMMEDIATE")
+        """One write transaction: everything inside commits together or not at all.
+
+        StoreLocked if the write lock is not had within the store's lock timeout.
+        """
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if _is_locked(error):
+                raise _locked_error(self.path, self.lock_timeout) from None
+            raise
         try:
             yield self.db
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.OperationalError as error:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            if _is_locked(error):
+                raise _locked_error(self.path, self.lock_timeout) from None
+            raise
 
     # --- league meta, variants, bots ------------------------------------------------------
 
@@ -615,4 +733,4 @@ class LeagueStore:
     def replay_text(self, match_id: str) -> bytes | None:
         """A finished match's replay as its compact JSON text (UTF-8, not parsed), or None."""
         row = self.db.execute("SELECT data FROM replays WHERE match_id = ?", (match_id,)).fetchone()
-        return None if row is None else zlib.decompress(row[0])
+        return None if row is None else inflate(row[0], MAX_REPLAY_BYTES)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.referee.helpers import BAD_BOTS, descendants
+from tests.referee.helpers import BAD_BOTS, REPO, descendants
 
 BULLRING = str(Path(sys.executable).with_name("bullring"))
 GOOD = str(BAD_BOTS / "seeded_random.toml")
@@ -53,3 +53,44 @@ def test_user_errors_are_one_line_with_exit_code_2(args: list[str], message: str
     assert message in result.stderr
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def manifest_for(tmp_path: Path, name: str, transport: str) -> Path:
+    """A manifest of bad bot `name` deciding by calls or on a decision stream."""
+    streams = "1" if transport == "stream" else "0"
+    file = tmp_path / f"{name}-{transport}.toml"
+    file.write_text(
+        f'name = "{name}"\n'
+        f'command = ["{{python}}", "-m", "tests.referee.bad_bots.{name}"]\n'
+        f'workdir = "{REPO}"\n'
+        f'[env]\nBAD_BOT_STREAM = "{streams}"\n'
+    )
+    return file
+
+
+@pytest.mark.parametrize(
+    ("name", "transport"),
+    [
+        ("garbage_reply", "call"),
+        ("garbage_reply", "stream"),
+        ("nested_reply", "call"),
+        ("nested_reply", "stream"),
+        ("huge_status", "call"),
+        ("huge_status", "stream"),
+        ("double_reply", "stream"),
+        ("garbage_hello", "call"),
+    ],
+)
+def test_play_against_a_hostile_bot_prints_its_faults_never_a_traceback(
+    name: str, transport: str, tmp_path: Path
+) -> None:
+    bad = manifest_for(tmp_path, name, transport)
+    args = ["play", "6nimmt:rounds=1", "--seed", "3", "--decision-ms", "500", "-q"]
+    played = bullring(*args, "--bot", GOOD, "--bot", str(bad), "--bot", GOOD)
+    assert played.returncode == 0, played.stderr
+    assert "Traceback" not in played.stdout + played.stderr
+    faults = [line for line in played.stdout.splitlines() if line.startswith("FAULT")]
+    assert faults and all(f"seat 1 ({name}) PROTOCOL at " in line for line in faults)
+    assert "\x1b" not in played.stdout  # the bot's escapes were printed as text
+    assert "result" in played.stdout
+    assert descendants() == []

@@ -3,17 +3,22 @@ bad seat only, costs bounded time, and never changes the other seats' game."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import time
 
 import pytest
 
-from referee.match import run_match
+from referee.bot_client import CRASH_WAIT_S, DETAIL_CHARS, END_MATCH_TIMEOUT_S, STREAM_END_GRACE_S
+from referee.match import play_match, run_match
+from referee.process import BotPool
 from referee.replay import resimulate
 from referee.spec import BotSpec, ClockSpec, FaultKind, MatchResult, MatchSpec
 from tests.referee.helpers import FAST_CLOCK, bot_named, descendants
 
 BAD_SEAT = 1
-CRASH_WAIT_S = 0.25  # how long the referee waits to tell a crash from a cut connection
+# A fault's detail: a prefix of the referee's, then at most DETAIL_CHARS of the bot's text.
+DETAIL_LIMIT = DETAIL_CHARS + 120
 
 # bad bot -> (fault kinds it must cause, forfeited at setup)
 EXPECTED: dict[str, tuple[set[FaultKind], bool]] = {
@@ -29,6 +34,15 @@ EXPECTED: dict[str, tuple[set[FaultKind], bool]] = {
     "empty_reply": ({FaultKind.PROTOCOL}, False),
     "huge_reply": ({FaultKind.PROTOCOL}, False),
     "error_status": ({FaultKind.PROTOCOL}, False),
+    # Hostile replies: bytes no decoder takes, nesting too deep, a decompression bomb,
+    # status details too long or full of escapes; setup calls that hang or are garbage.
+    "garbage_reply": ({FaultKind.PROTOCOL}, False),
+    "nested_reply": ({FaultKind.PROTOCOL}, False),
+    "compressed_bomb": ({FaultKind.PROTOCOL}, False),
+    "huge_status": ({FaultKind.PROTOCOL}, False),
+    "garbage_hello": ({FaultKind.PROTOCOL}, True),
+    "hello_hang": ({FaultKind.TIMEOUT}, True),
+    "start_hang": ({FaultKind.TIMEOUT}, True),
 }
 
 
@@ -47,9 +61,8 @@ def baseline() -> MatchResult:
 def bad_bot(name: str, transport: str) -> BotSpec:
     """A bad bot, deciding by calls or (offering DecideStream in its Hello) on a stream."""
     spec = bot_named(name)
-    if transport == "stream":
-        spec = dataclasses.replace(spec, env={**spec.env, "BAD_BOT_STREAM": "1"})
-    return spec
+    streams = "1" if transport == "stream" else "0"
+    return dataclasses.replace(spec, env={**spec.env, "BAD_BOT_STREAM": streams})
 
 
 @pytest.mark.parametrize("transport", ["call", "stream"])
@@ -66,6 +79,8 @@ def test_bad_bot_gets_typed_faults_and_the_match_goes_on(
     assert result.faults, "a fault must be recorded"
     assert {f.seat for f in result.faults} == {BAD_SEAT}
     assert {f.kind for f in result.faults} == kinds
+    # Whatever the bot sent, a fault's detail is one short printable line.
+    assert all(f.detail.isprintable() and len(f.detail) <= DETAIL_LIMIT for f in result.faults)
     assert result.forfeited == (False, True, False)
     assert len(result.faults) <= clock.max_faults
     if at_setup:
@@ -85,7 +100,59 @@ def test_bad_bot_gets_typed_faults_and_the_match_goes_on(
         clock.setup_ms + clock.max_faults * clock.decision_ms + clock.time_bank_ms
     ) / 1000.0 + clock.max_faults * CRASH_WAIT_S
     assert lost <= bound_s + 2.0, f"lost {lost:.2f}s, bound {bound_s:.2f}s"
+    # Each faulted decision ended within its deadline (the decision's and the bank) plus
+    # a bounded grace (the wait for a failed stream's status), whatever the reply was.
+    deadline_ms = clock.decision_ms + clock.time_bank_ms + 1000.0 * STREAM_END_GRACE_S
+    faulted = [d for d in result.replay["decisions"] if d["fault"]]
+    assert all(d["ms"] <= deadline_ms + 500.0 for d in faulted), [d["ms"] for d in faulted]
     # No process left behind.
+    assert descendants() == []
+
+
+def test_a_second_reply_on_a_stream_is_a_fault_and_never_applied(baseline: MatchResult) -> None:
+    """double_reply answers each request twice on its stream (the second time with its
+    last option): the second reply is a PROTOCOL fault at the next decision, which gets
+    the fallback; no reply is ever applied to a decision it was not sent for."""
+    result = match_with(bad_bot("double_reply", "stream"))
+    assert {f.seat for f in result.faults} == {BAD_SEAT}
+    assert {f.kind for f in result.faults} == {FaultKind.PROTOCOL}
+    assert all("no outstanding request" in f.detail for f in result.faults)
+    assert result.forfeited == (False, True, False)
+    # Applied choices are the baseline's: the bot's first replies were option 0, its
+    # faulted decisions got the fallback, and no second reply (the last option) counted.
+    assert [d["choice"] for d in result.replay["decisions"]] == [
+        d["choice"] for d in baseline.replay["decisions"]
+    ]
+    assert result.scores == baseline.scores
+    # By call there is one reply per call: the same bot plays fair.
+    fair = match_with(bad_bot("double_reply", "call"))
+    assert fair.faults == () and fair.scores == baseline.scores
+    assert descendants() == []
+
+
+@pytest.mark.parametrize("transport", ["call", "stream"])
+def test_a_bot_that_never_answers_end_match_costs_the_end_match_limit(
+    transport: str, baseline: MatchResult
+) -> None:
+    """EndMatch failures are not faults (the game is over), but the referee waits for it
+    at most END_MATCH_TIMEOUT_S and does not reuse the process."""
+    bad = bad_bot("end_hang", transport)
+    good = bot_named("seeded_random")
+    spec = MatchSpec("f-end", "6nimmt", {"rounds": "1"}, 21, (good, bad, good), FAST_CLOCK)
+
+    async def twice() -> tuple[list[MatchResult], list[float], int]:
+        async with BotPool() as pool:
+            results, took = [], []
+            for n in (1, 2):
+                started = time.monotonic()
+                results.append(await play_match(dataclasses.replace(spec, match_id=f"e{n}"), pool))
+                took.append(time.monotonic() - started)
+            return results, took, pool.started
+
+    results, took, started = asyncio.run(twice())
+    assert all(r.faults == () and r.scores == baseline.scores for r in results)
+    assert all(s <= baseline.duration_s + END_MATCH_TIMEOUT_S + 2.0 for s in took), took
+    assert started == 4  # three seats, then a new process for the one that hung
     assert descendants() == []
 
 

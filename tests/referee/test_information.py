@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +88,7 @@ def card_values(value: object, name: str = "") -> Iterator[int]:
         yield value
 
 
-def history_cards(history: tuple[Event, ...]) -> set[int]:
+def history_cards(history: Sequence[Event]) -> set[int]:
     seen: set[int] = set()
     for event in history:
         if event.kind not in NON_CARD_EVENTS:

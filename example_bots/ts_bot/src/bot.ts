@@ -31,6 +31,7 @@ const LOAD_OPTIONS: protoLoader.Options = {
 
 interface DecideRequest {
   match_id: string;
+  decision_index: number;
   kind: number;
   view: View;
   options: Option[];
@@ -77,12 +78,15 @@ function botHandlers(): grpc.UntypedServiceImplementation {
       })) as Unary,
     StartMatch: ((_call, callback) => callback(null, {})) as Unary,
     Decide: ((call, callback) => {
-      callback(null, { option_index: decide(call.request as DecideRequest) });
+      const request = call.request as DecideRequest;
+      callback(null, { option_index: decide(request), decision_index: request.decision_index });
     }) as Unary,
-    // The same decisions on one stream per match and seat: a reply for each request, in order.
+    // The same decisions on one stream per match and seat: a reply for each request, in
+    // order, naming the request it answers (the referee requires it on a stream).
     DecideStream: ((call: grpc.ServerDuplexStream<unknown, unknown>) => {
-      call.on("data", (request: unknown) => {
-        call.write({ option_index: decide(request as DecideRequest) });
+      call.on("data", (data: unknown) => {
+        const request = data as DecideRequest;
+        call.write({ option_index: decide(request), decision_index: request.decision_index });
       });
       call.on("end", () => call.end());
     }) as grpc.handleBidiStreamingCall<unknown, unknown>,

@@ -6,11 +6,11 @@ import threading
 import grpc
 
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from tests.referee.bad_bots.rawbot import RawBot, serve
+from tests.referee.bad_bots.rawbot import RawBot, Reply, serve
 
 
 class CloseConnection(RawBot):
-    def choose(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> pb.DecideReply:
+    def choose(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> Reply:
         if self.decisions >= 2 and self.server is not None:
             self.server.stop(0)
             context.abort(grpc.StatusCode.UNAVAILABLE, "closing")

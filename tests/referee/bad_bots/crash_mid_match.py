@@ -6,11 +6,11 @@ import signal
 import grpc
 
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from tests.referee.bad_bots.rawbot import RawBot, serve
+from tests.referee.bad_bots.rawbot import RawBot, Reply, serve
 
 
 class CrashMidMatch(RawBot):
-    def choose(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> pb.DecideReply:
+    def choose(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> Reply:
         if self.decisions >= 3:
             os.kill(os.getpid(), signal.SIGSEGV)
         return super().choose(request, context)

@@ -5,17 +5,9 @@ import grpc
 
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from tests.referee.bad_bots.rawbot import RawBot, serve
+from tests.referee.bad_bots.wire import varint
 
 PADDING = 4 << 20
-
-
-def varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
 
 
 # Field 15, wire type 2 (length-delimited): unknown to DecideReply, kept and re-sent.

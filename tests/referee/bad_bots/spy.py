@@ -17,7 +17,7 @@ import grpc
 from google.protobuf.message import Message
 
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from tests.referee.bad_bots.rawbot import serve
+from tests.referee.bad_bots.rawbot import Reply, serve
 from tests.referee.bad_bots.seeded_random import SeededRandom
 
 KINDS = {"Hello": 1, "StartMatch": 2, "Decide": 3, "EndMatch": 4, "DecideStream": 5}
@@ -41,6 +41,7 @@ class Spy(SeededRandom):
     def Hello(self, request: pb.HelloRequest, context: grpc.ServicerContext) -> pb.HelloReply:
         self.record("Hello", request)
         reply = super().Hello(request, context)
+        assert isinstance(reply, pb.HelloReply)
         reply.history_deltas = os.environ.get("SPY_DELTAS") == "1"
         return reply
 
@@ -50,7 +51,7 @@ class Spy(SeededRandom):
         self.record("StartMatch", request)
         return super().StartMatch(request, context)
 
-    def Decide(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> pb.DecideReply:
+    def Decide(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> Reply:
         self.record("Decide", request)
         reply = super().Decide(request, context)
         if self.fail_every and self.decisions % self.fail_every == 0:
@@ -59,13 +60,13 @@ class Spy(SeededRandom):
 
     def DecideStream(
         self, request_iterator: Iterator[pb.DecideRequest], context: grpc.ServicerContext
-    ) -> Iterator[pb.DecideReply]:
+    ) -> Iterator[Reply]:
         self.record("DecideStream", pb.DecideRequest())  # a stream opened (no request)
         yield from super().DecideStream(request_iterator, context)
 
     def EndMatch(
         self, request: pb.EndMatchRequest, context: grpc.ServicerContext
-    ) -> pb.EndMatchReply:
+    ) -> pb.EndMatchReply | bytes:
         self.record("EndMatch", request)
         return super().EndMatch(request, context)
 

@@ -56,7 +56,9 @@ class TwoFaced(RawBot):
         self.fair: dict[tuple[str, int], bool] = {}
         self.lock = threading.Lock()
 
-    def Hello(self, request: pb.HelloRequest, context: grpc.ServicerContext) -> pb.HelloReply:
+    def Hello(
+        self, request: pb.HelloRequest, context: grpc.ServicerContext
+    ) -> pb.HelloReply | bytes:
         with self.lock:
             self.hellos.append(request.referee)
         return super().Hello(request, context)

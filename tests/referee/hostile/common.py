@@ -18,7 +18,7 @@ from typing import Any
 import grpc
 
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from tests.referee.bad_bots.rawbot import RawBot, serve
+from tests.referee.bad_bots.rawbot import RawBot, Reply, serve
 
 REPORT_PREFIX = "HOSTILE "
 READ_LIMIT = 4096  # bytes kept of anything an attack manages to read
@@ -60,7 +60,7 @@ class HostileBot(RawBot):
     def attack(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    def choose(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> pb.DecideReply:
+    def choose(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> Reply:
         with self._lock:
             if not self._attacked:
                 self._attacked = True

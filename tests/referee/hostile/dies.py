@@ -10,13 +10,13 @@ import signal
 import grpc
 
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from tests.referee.bad_bots.rawbot import RawBot, serve
+from tests.referee.bad_bots.rawbot import RawBot, Reply, serve
 
 
 class Dies(RawBot):
     name = "dies"
 
-    def choose(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> pb.DecideReply:
+    def choose(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> Reply:
         if self.decisions >= 2:
             how = os.environ.get("DIE_HOW", "SIGKILL")
             if how.startswith("SIG"):

@@ -13,6 +13,7 @@ from typing import Any
 import grpc
 
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from tests.referee.bad_bots.rawbot import Reply
 from tests.referee.hostile.common import HostileBot, attempt, main
 
 MIB = 1 << 20
@@ -40,7 +41,7 @@ class DiskFill(HostileBot):
         ]
         return {"written_mb": written, "refused": refused, "elsewhere": elsewhere}
 
-    def choose(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> pb.DecideReply:
+    def choose(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> Reply:
         reply = super().choose(request, context)
         if self.config.get("die_when_full", True):
             os._exit(1)

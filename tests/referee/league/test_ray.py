@@ -5,16 +5,23 @@ Run with ``pytest -m ray``. One Ray instance (num_cpus=2) is shared by the modul
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import os
+import signal
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from referee.league.config import load_league
-from referee.league.executors import LocalExecutor, RayExecutor, RefereeRunner
+from referee.league.executors import BUSY_TITLE, LocalExecutor, RayExecutor, RefereeRunner
 from referee.league.runner import LeagueRunner
 from tests.referee.league.leagues import SMALL, share_key, snapshot, write_league
+from tests.referee.league.test_resume import descendants, finished
+from tests.referee.league.test_worker_death import TOTAL, league_file
 from tests.referee.league.thieves import (
     judge,
     league_key,
@@ -64,3 +71,45 @@ def test_bots_on_ray_workers_never_see_the_league_key(tmp_path: Path) -> None:
     assert seen and not any(b"ray::" in text for text in seen)  # nor the Ray worker
     for form in leaked_key_forms(league_key(store)):
         assert not any(form in text for text in seen)
+
+
+def busy_workers() -> list[int]:
+    """Processes below this one (Ray's actors are) that are playing a match: they carry
+    the worker's busy title."""
+    busy = []
+    for pid in descendants(os.getpid()):
+        with contextlib.suppress(OSError):
+            if Path(f"/proc/{pid}/comm").read_text().strip() == BUSY_TITLE:
+                busy.append(pid)
+    return busy
+
+
+@pytest.mark.usefixtures("ray_instance")
+def test_a_ray_actor_killed_mid_match_costs_only_its_match(tmp_path: Path) -> None:
+    config = load_league(league_file(tmp_path))
+    store = tmp_path / "ray.sqlite"
+    killed: list[int] = []
+
+    def kill_one() -> None:
+        deadline = time.monotonic() + 120
+        while not killed and time.monotonic() < deadline:
+            if finished(store) >= 1:
+                for pid in busy_workers()[:1]:
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+            time.sleep(0.02)
+
+    killer = threading.Thread(target=kill_one)
+    killer.start()
+    try:
+        on_ray = LeagueRunner(config, RayExecutor(workers=2), store).run()
+    finally:
+        killer.join()
+    assert killed, "no Ray actor was found playing a match"
+    assert on_ray.errors == [] and on_ray.finished == on_ray.scheduled == TOTAL
+    [death] = on_ray.worker_deaths
+    assert "ActorDiedError" in death and "played again" in death
+    share_key(store, tmp_path / "local.sqlite")  # the same deals
+    local = LeagueRunner(config, LocalExecutor(workers=2), tmp_path / "local.sqlite").run()
+    assert local.played == TOTAL
+    assert snapshot(store) == snapshot(tmp_path / "local.sqlite")

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from referee.bot_client import REFEREE_NAME
 from referee.manifest import load_manifest
-from referee.match import REFEREE_NAME, play_match
+from referee.match import play_match
 from referee.process import BotPool
 from referee.spec import ClockSpec, FaultKind, MatchSpec
 from sdk.protocol.bullring.v1 import bot_pb2 as pb

@@ -89,7 +89,8 @@ class BotServicer:
     def DecideStream(self, request_iterator, context):
         """The same decisions on one stream per session (match and seat), for bots whose Hello
         sets decide_stream: the referee writes a DecideRequest whenever the seat is to move
-        and the bot writes one DecideReply for each, in order. The deadline is each request's
+        and the bot writes one DecideReply for each, in order, echoing the request's
+        decision_index (replies are matched to requests by it). The deadline is each request's
         own (deadline_ms, then the time bank): at a timeout the referee cancels the stream and
         opens a new one for the next decision. A stream message costs far less than a call.
         """

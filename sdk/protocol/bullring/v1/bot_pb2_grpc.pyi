@@ -51,7 +51,8 @@ class BotStub:
     DecideStream: _grpc.StreamStreamMultiCallable[_bot_pb2.DecideRequest, _bot_pb2.DecideReply]
     """The same decisions on one stream per session (match and seat), for bots whose Hello
     sets decide_stream: the referee writes a DecideRequest whenever the seat is to move
-    and the bot writes one DecideReply for each, in order. The deadline is each request's
+    and the bot writes one DecideReply for each, in order, echoing the request's
+    decision_index (replies are matched to requests by it). The deadline is each request's
     own (deadline_ms, then the time bank): at a timeout the referee cancels the stream and
     opens a new one for the next decision. A stream message costs far less than a call.
     """
@@ -70,7 +71,8 @@ class BotAsyncStub(BotStub):
     DecideStream: _aio.StreamStreamMultiCallable[_bot_pb2.DecideRequest, _bot_pb2.DecideReply]  # type: ignore[assignment]
     """The same decisions on one stream per session (match and seat), for bots whose Hello
     sets decide_stream: the referee writes a DecideRequest whenever the seat is to move
-    and the bot writes one DecideReply for each, in order. The deadline is each request's
+    and the bot writes one DecideReply for each, in order, echoing the request's
+    decision_index (replies are matched to requests by it). The deadline is each request's
     own (deadline_ms, then the time bank): at a timeout the referee cancels the stream and
     opens a new one for the next decision. A stream message costs far less than a call.
     """
@@ -110,7 +112,8 @@ class BotServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_abc.Iterator[_bot_pb2.DecideReply], _abc.AsyncIterator[_bot_pb2.DecideReply]]:
         """The same decisions on one stream per session (match and seat), for bots whose Hello
         sets decide_stream: the referee writes a DecideRequest whenever the seat is to move
-        and the bot writes one DecideReply for each, in order. The deadline is each request's
+        and the bot writes one DecideReply for each, in order, echoing the request's
+        decision_index (replies are matched to requests by it). The deadline is each request's
         own (deadline_ms, then the time bank): at a timeout the referee cancels the stream and
         opens a new one for the next decision. A stream message costs far less than a call.
         """

@@ -1,0 +1,157 @@
+"""Malformed replay files: ReplayError (one line, exit 2) for every kind of damage, and a
+decompression that stops at the cap however small the file."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import gzip
+import json
+import os
+import subprocess
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee import replay
+from referee.decompress import DecompressError, inflate
+from referee.limits import MAX_REPLAY_BYTES
+from referee.match import play_match
+from referee.spec import MatchSpec
+from tests.referee.helpers import ROOMY_CLOCK, bot_named
+from tests.referee.league.leagues import bullring_argv
+
+Json = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def good() -> Json:
+    """A real replay of a short match."""
+    bot = bot_named("first_option")
+    spec = MatchSpec("m-1", "6nimmt", {"rounds": "1"}, 7, (bot, bot, bot), ROOMY_CLOCK)
+    result = asyncio.run(play_match(spec))
+    return dict(result.replay)
+
+
+def mutate(change: Callable[[Json], object]) -> Callable[[Json], Json]:
+    def apply(data: Json) -> Json:
+        copied = copy.deepcopy(data)
+        change(copied)
+        return copied
+
+    return apply
+
+
+# (what is wrong, how to make it, what the error says)
+DAMAGE: list[tuple[str, Callable[[Json], object], str]] = [
+    ("no decisions", mutate(lambda d: d.pop("decisions")), "decisions: missing"),
+    ("no result", mutate(lambda d: d.pop("result")), "result: missing"),
+    ("players text", mutate(lambda d: d.update(players="3")), "players: must be a whole"),
+    ("players huge", mutate(lambda d: d.update(players=10**9)), "players: 1000000000 is out"),
+    ("bots short", mutate(lambda d: d["bots"].pop()), "bots: must hold 3"),
+    ("choice text", mutate(lambda d: d["decisions"][2].update(choice="0")), "decisions[2].choice"),
+    ("choice past", mutate(lambda d: d["decisions"][2].update(choice=99)), "decisions[2].choice"),
+    ("seat past", mutate(lambda d: d["decisions"][0].update(seat=7)), "decisions[0].seat"),
+    ("no options", mutate(lambda d: d["decisions"][0].update(options=[])), "at least one"),
+    ("option text", mutate(lambda d: d["decisions"][0]["options"].__setitem__(0, "x")), "options"),
+    ("option kind", mutate(lambda d: d["decisions"][0]["options"].__setitem__(0, [99])), "differ"),
+    ("ms text", mutate(lambda d: d["decisions"][0].update(ms="fast")), "decisions[0].ms"),
+    ("auto text", mutate(lambda d: d["decisions"][0].update(auto="no")), "decisions[0].auto"),
+    ("n wrong", mutate(lambda d: d["decisions"][1].update(n=5)), "decisions[1].n"),
+    ("fault kind", mutate(lambda d: d["setup_faults"].append({"seat": 0, "kind": "X"})), "setup"),
+    ("history ref", mutate(lambda d: d["histories"].__setitem__(0, 2)), "histories[0]"),
+    ("scores text", mutate(lambda d: d["result"].update(scores="1,2,3")), "result.scores"),
+    ("forfeited", mutate(lambda d: d["result"].update(forfeited=[0, 0, 0])), "forfeited"),
+    ("snapshot list", mutate(lambda d: d["snapshots"].__setitem__(1, [1])), "snapshots[1]"),
+    ("snapshot keys", mutate(lambda d: d["snapshots"].__setitem__(1, {"x": 1})), "differs"),
+    ("snapshot count", mutate(lambda d: d["snapshots"].pop()), "snapshots:"),
+    ("variant", mutate(lambda d: d.update(variant="7nimmt")), "unknown variant"),
+    ("options", mutate(lambda d: d["options"].update(rounds="x")), "whole number"),
+    ("options type", mutate(lambda d: d.update(options=[1])), "options: must be an object"),
+    ("deal seed", mutate(lambda d: d.update(deal_seed=d["deal_seed"] + 1)), "differs"),
+    ("deal seed text", mutate(lambda d: d.update(deal_seed="7")), "deal_seed: must be"),
+    ("not a dict", lambda d: [d], "not a Bullring replay"),
+    ("format", mutate(lambda d: d.update(format="other")), "not a Bullring replay"),
+]
+
+
+@pytest.mark.parametrize(("what", "make", "says"), DAMAGE, ids=[d[0] for d in DAMAGE])
+def test_every_damage_is_a_replay_error(
+    good: Json, tmp_path: Path, what: str, make: Callable[[Json], object], says: str
+) -> None:
+    file = tmp_path / "bad.json"
+    file.write_text(json.dumps(make(good)))
+    with pytest.raises(replay.ReplayError) as error:
+        replay.verify(replay.load(file), str(file))
+    assert str(error.value).startswith(f"{file}: ") and says in str(error.value)
+
+
+def test_the_good_replay_loads_and_re_simulates(good: Json, tmp_path: Path) -> None:
+    for name in ("good.json", "good.json.gz"):
+        replay.save(good, tmp_path / name)
+        assert replay.verify(replay.load(tmp_path / name)) == good["result"]["scores"]
+
+
+def bullring_replay(file: Path) -> tuple[subprocess.CompletedProcess[str], int]:
+    """`bullring replay FILE`, and the most memory it held (its peak RSS, in MiB)."""
+    out, err = file.with_name("stdout.txt"), file.with_name("stderr.txt")
+    with out.open("w") as stdout, err.open("w") as stderr:
+        process = subprocess.Popen(bullring_argv("replay", str(file)), stdout=stdout, stderr=stderr)
+        _, status, usage = os.wait4(process.pid, 0)  # reaped here, to read its peak memory
+    code = os.waitstatus_to_exitcode(status)
+    done = subprocess.CompletedProcess(process.args, code, out.read_text(), err.read_text())
+    return done, usage.ru_maxrss // 1024
+
+
+def gzip_bomb(path: Path, size: int) -> None:
+    """`size` bytes of spaces as a gzip file of one 1 MiB member repeated (about 1,000:1;
+    a reader must take every member of a gzip file)."""
+    member = gzip.compress(b" " * (1 << 20), 9)
+    path.write_bytes(member * (size >> 20))
+
+
+BROKEN_FILES: list[tuple[str, Callable[[Path, Json], object], str]] = [
+    ("wrong shape", lambda p, g: p.write_text(json.dumps({**g, "decisions": {}})), "decisions"),
+    ("missing key", lambda p, g: p.write_text(json.dumps({**g, "bots": None})), "bots: must"),
+    ("cut gzip", lambda p, g: p.write_bytes(gzip.compress(json.dumps(g).encode())[:500]), "cut"),
+    ("bad gzip", lambda p, g: p.write_bytes(b"\x1f\x8b" + b"no gzip here" * 10), "not valid gzip"),
+    ("not json", lambda p, g: p.write_bytes(b"\x00\xff garbage"), "cannot read replay"),
+    ("deep", lambda p, g: p.write_text("[" * 200_000), "nested too deeply"),
+    ("bomb", lambda p, g: gzip_bomb(p, 4 * MAX_REPLAY_BYTES), "more than 64 MiB"),
+]
+
+
+@pytest.mark.parametrize(("what", "make", "says"), BROKEN_FILES, ids=[b[0] for b in BROKEN_FILES])
+def test_bullring_replay_of_a_broken_file_is_one_line(
+    good: Json, tmp_path: Path, what: str, make: Callable[[Path, Json], object], says: str
+) -> None:
+    file = tmp_path / "broken.json.gz"
+    make(file, good)
+    done, _ = bullring_replay(file)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and says in done.stderr
+
+
+def test_a_gzip_bomb_is_not_inflated_past_the_cap(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.json.gz"
+    gzip_bomb(bomb, 1 << 30)  # 1 GiB of spaces in about 1 MB
+    assert bomb.stat().st_size < 2 << 20
+    with pytest.raises(DecompressError, match="more than 64 MiB"):
+        inflate(bomb.read_bytes(), MAX_REPLAY_BYTES, gzip=True)
+    done, peak_mib = bullring_replay(bomb)
+    assert done.returncode == 2 and "more than 64 MiB once decompressed" in done.stderr
+    assert peak_mib < 400  # the whole bomb would be 1,024 MiB, and took 2.1 GB before
+
+
+def test_inflate_takes_every_gzip_member_and_refuses_what_follows() -> None:
+    assert inflate(gzip.compress(b"ab") + gzip.compress(b"cd"), 4, gzip=True) == b"abcd"
+    with pytest.raises(DecompressError, match="more than 3 bytes"):
+        inflate(gzip.compress(b"abcd"), 3, gzip=True)
+    with pytest.raises(DecompressError, match="trailing bytes"):
+        inflate(gzip.compress(b"ab") + b"junk", 10, gzip=True)
+    with pytest.raises(DecompressError, match="cut short"):
+        inflate(zlib.compress(b"abcdef" * 100)[:-4], 1000)
