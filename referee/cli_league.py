@@ -136,8 +136,8 @@ def run(
     kind = executor or config.executor
     if kind not in EXECUTORS:
         raise fail(f"--executor: {kind!r} is not one of: {', '.join(EXECUTORS)}")
-    ray_address = address or config.ray_address
     require_sandbox(config)
+    ray_address = address or config.ray_address
     try:
         check_lock_timeout(lock_timeout)
         check_parallel(config.parallel, kind == "ray" and bool(ray_address), "--parallel")

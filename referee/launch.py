@@ -47,7 +47,6 @@ import sys
 import time
 
 PARENT_POLL_S = 0.5  # only used where pidfd_open is missing
-REFEREE_ENV = "BULLRING_REFEREE_PID"  # set by the referee, removed before the bot starts
 LIMIT_POLL_S = 0.1  # how often the watchdog reads --watch counters
 SLOW_POLL_S = 1.0  # how often it reads --notify counters besides their notifications
 LIMIT_FILE = "limit"  # in the private folder: which limit ended the bot
@@ -63,6 +62,7 @@ FATAL = {
     signal.SIGSEGV, signal.SIGUSR2, signal.SIGPIPE, signal.SIGALRM, signal.SIGTERM,
     signal.SIGXCPU, signal.SIGXFSZ, signal.SIGVTALRM, signal.SIGPROF, signal.SIGSYS,
 }  # fmt: skip
+REFEREE_ENV = "BULLRING_REFEREE_PID"  # set by the referee, removed before the bot starts
 
 
 class Options:

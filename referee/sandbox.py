@@ -42,7 +42,6 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from referee import cgroups
 from referee.spec import BotSpec
@@ -102,16 +101,6 @@ class SandboxConfig:
 
     def limits(self) -> cgroups.CgroupLimits:
         return cgroups.CgroupLimits(self.memory_mb, self.processes, self.cpus)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "enabled": self.enabled,
-            "memory_mb": self.memory_mb,
-            "processes": self.processes,
-            "cpus": self.cpus,
-            "tmp_mb": self.tmp_mb,
-            "uids": list(self.uids),
-        }
 
 
 NO_SANDBOX = SandboxConfig(enabled=False)
@@ -192,7 +181,7 @@ def _trial(bwrap: str, config: SandboxConfig) -> str | None:
     works, else what went wrong."""
     from referee.process import LAUNCHER  # the launcher is the process module's
 
-    folder = Path(tempfile.mkdtemp(prefix="bullring-probe-", dir=private_root(config)))
+    folder = private_folder(private_root(config))  # the trial bot's (empty) folder
     folder.chmod(0o755)
     command = (sys.executable, "-I", "-S", "-c", "pass")
     spec = BotSpec("sandbox-probe", command=command, workdir=str(folder))
