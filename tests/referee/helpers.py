@@ -42,9 +42,22 @@ def _proc_stat(pid: int) -> tuple[int, int] | None:
     return int(fields[1]), int(fields[2])
 
 
+# Descendants of this test process that were alive when the current test began (set by
+# tests/referee/conftest.py): a process another test left behind is that test's fault, so
+# `descendants()` of this process reports only what the current test started.
+PREEXISTING: set[int] = set()
+
+
 def descendants(root: int | None = None) -> list[int]:
-    """Pids of every live descendant of `root` (default: this process)."""
-    root = os.getpid() if root is None else root
+    """Pids of every live descendant of `root` (default: this process, leaving out those
+    alive before the current test began)."""
+    if root is None:
+        return [pid for pid in all_descendants(os.getpid()) if pid not in PREEXISTING]
+    return all_descendants(root)
+
+
+def all_descendants(root: int) -> list[int]:
+    """Pids of every live descendant of `root`."""
     parent: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit() and (stat := _proc_stat(int(entry))) is not None:
