@@ -279,7 +279,7 @@ def sandbox_path() -> str:
 
 def private_root(config: SandboxConfig) -> str:
     if config.private_root:
-        return config.private_root
+        return socket_root(config.private_root)
     shm = Path("/dev/shm")
     if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK):
         return str(shm)
@@ -288,12 +288,29 @@ def private_root(config: SandboxConfig) -> str:
 
 PRIVATE_PREFIX = "bullring-bot-"  # private folders: bullring-bot-<referee pid>-<random>
 _swept: set[str] = set()
+# A Unix socket's path has at most 107 bytes. A private folder's socket path adds about 45
+# to its root (prefix, pid, random part, "sock/bot.sock"); past this a root is too deep.
+MAX_SOCKET_ROOT = 56
+
+
+def socket_root(root: str) -> str:
+    """`root` if a bot socket under it fits a Unix socket's path, else a short system one.
+
+    A deep TMPDIR (pytest's, say) would otherwise make gRPC fail to bind with no reason
+    given."""
+    if len(os.fsencode(root)) <= MAX_SOCKET_ROOT:
+        return root
+    for short in ("/dev/shm", "/tmp"):
+        if os.path.isdir(short) and os.access(short, os.W_OK | os.X_OK):
+            return short
+    raise OSError(f"no folder for bot sockets: {root} is too deep for a Unix socket's path")
 
 
 def private_folder(root: str) -> Path:
     """A new private folder for a bot process under `root` (mode 0700), named after this
     referee process. The first one in each root also sweeps away the folders of referees
     that are gone and whose watchdogs could not clean up (both killed with SIGKILL)."""
+    root = socket_root(root)
     if root not in _swept:
         _swept.add(root)
         sweep_stale_private(root)

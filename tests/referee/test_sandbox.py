@@ -9,6 +9,8 @@ import dataclasses
 import os
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,7 @@ from referee.sandbox import (
     bot_folder,
     ensure_available,
     private_folder,
+    socket_root,
 )
 from referee.spec import BotSpec, MatchResult, MatchSpec
 from tests.referee.helpers import BAD_BOTS, REPO, ROOMY_CLOCK, descendants
@@ -293,8 +296,16 @@ def test_the_sandbox_is_on_by_default() -> None:
     assert dataclasses.replace(SandboxConfig(), enabled=False) == NO_SANDBOX
 
 
-def test_private_folders_of_referees_that_are_gone_are_swept(tmp_path: Path) -> None:
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A folder shallow enough for bot sockets (pytest's tmp_path may not be)."""
+    with tempfile.TemporaryDirectory(dir="/tmp") as folder:
+        yield Path(folder)
+
+
+def test_private_folders_of_referees_that_are_gone_are_swept(short_tmp: Path) -> None:
     # A referee and its bots' watchdogs all killed with SIGKILL leave private folders.
+    tmp_path = short_tmp
     gone = subprocess.Popen(["true"])
     gone.wait()
     stale = tmp_path / f"{PRIVATE_PREFIX}{gone.pid}-abc"
@@ -306,3 +317,27 @@ def test_private_folders_of_referees_that_are_gone_are_swept(tmp_path: Path) -> 
     assert not stale.exists() and live.exists() and other.exists()
     assert made.name.startswith(f"{PRIVATE_PREFIX}{os.getpid()}-")
     assert made.stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.parametrize("sandboxed", [True, False])
+def test_a_deep_temporary_folder_still_gives_a_socket_that_binds(
+    sandboxed: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A Unix socket's path has at most 107 bytes; pytest's own TMPDIR once broke this.
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    deep_root = str(deep)
+    assert socket_root(deep_root) != deep_root
+    assert socket_root("/tmp") == "/tmp"
+    monkeypatch.setattr(tempfile, "tempdir", deep_root)
+    config = SandboxConfig(private_root=deep_root) if sandboxed else NO_SANDBOX
+    spec = load_manifest(str(EXAMPLES / "random_bot"))
+
+    async def start() -> str:
+        async with BotPool(sandbox=config) as pool:
+            lease = await pool.lease(spec, 60.0)
+            assert lease.process is not None
+            return str(lease.process.socket_path)
+
+    socket = asyncio.run(start())
+    assert len(os.fsencode(socket)) < 108 and not socket.startswith(deep_root)
