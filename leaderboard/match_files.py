@@ -24,7 +24,7 @@ from leaderboard.model import LeagueInfo, MatchSummary, ReplayLoader
 from leaderboard.pages import PageRenderer
 from leaderboard.viewer_data import family_of, viewer_script
 
-DATA_VERSION = 4  # bump when the data files' shape changes: every match is re-made
+DATA_VERSION = 5  # bump when the data files' shape changes: every match is re-made
 CACHE_FILE = f"{paths.MATCHES_DIR}/replays.cache.json"
 PARALLEL_FROM = 256  # matches before worker processes pay off
 CHUNK = 250

@@ -18,12 +18,15 @@ base64-encoded, ``Bullring.replayLoaded("eNq...")``, see :func:`viewer_script`):
     }
 
 ``option`` is the chosen option as the replay stores options (``[kind, card, row, side,
-target]``, trailing defaults left off). Snapshots are delta-encoded as in the replay, and
-more finely: a changed list of lists (every hand, the rows) is written as ``{index:
-new item}`` for the items that changed, where that is shorter. Fields the viewer never
-draws (``hand_sizes``: the hands give it; 11 nimmt!'s ``turn_start_tops``) are left out,
-and so are the histories, which the viewer never reads. A replay recorded before
-snapshots existed is re-simulated once to make them.
+target]``, trailing defaults left off). Snapshots are delta-encoded as in the replay (each
+holds the fields that changed; deflate makes a repeated hand cost almost nothing). Fields
+the viewer never draws (``hand_sizes``: the hands give it; 11 nimmt!'s
+``turn_start_tops``) are left out, and so are the histories, which the viewer never reads.
+A replay recorded before snapshots existed is re-simulated once to make them.
+
+:func:`viewer_data` is the definition; the build makes the same JSON text from the
+stored text without parsing it all (viewer_text.py), and parses in full only a replay
+that is not in the referee's shape.
 
 A finished match's whole record is public in the published site; a seat's view in the
 viewer is a faithful rendering of what that seat could see, not a secret.
@@ -38,67 +41,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from leaderboard.jsondata import VIEWER_SCHEMA_ID
-from referee.replay import option_from_json, option_to_replay, snapshot_deltas
-from sdk.game import PRESETS
+from leaderboard.viewer_text import DROPPED_FIELDS, decision_row, family_of, viewer_json
+from referee.replay import snapshot_deltas
 
-DROPPED_FIELDS = frozenset({"hand_sizes", "turn_start_tops"})
-"""Snapshot fields the viewer never draws."""
+__all__ = ["DROPPED_FIELDS", "family_of", "read_script", "viewer_data", "viewer_script"]
 
 Json = Any
 
 
-def family_of(variant: str) -> str:
-    """The game family of a variant id ("6nimmt-pro:rounds=2" -> "6nimmt")."""
-    preset = PRESETS.get(variant.partition(":")[0])
-    return preset.family if preset else ""
-
-
-def _option(option: Json) -> list[int]:
-    if type(option) is list:  # as replays since format 2 store options: numbers
-        return option
-    return option_to_replay(option_from_json(option))
-
-
-def _list_patch(old: Json, new: Json) -> Json:
-    """`new`, or ``{index: item}`` of the items of a list of lists that changed when at
-    most half of them did (the viewer patches the previous list with it)."""
-    if (
-        type(old) is list
-        and type(new) is list
-        and len(old) == len(new) > 1
-        and type(new[0]) is list
-    ):
-        patch = {str(i): b for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b}
-        if 2 * len(patch) <= len(new):
-            return patch
-    return new
-
-
 def lean_snapshots(deltas: Sequence[Mapping[str, Json]]) -> list[dict[str, Json]]:
-    """The replay's snapshots without the dropped fields, with changed lists of lists
-    written as patches."""
-    current: dict[str, Json] = {}
-    out: list[dict[str, Json]] = []
-    for k, change in enumerate(deltas):
-        if k == 0:
-            current = {n: v for n, v in change.items() if n not in DROPPED_FIELDS}
-            out.append(dict(current))
-            continue
-        lean: dict[str, Json] = {}
-        for name, value in change.items():
-            if name in DROPPED_FIELDS:
-                continue
-            old = current.get(name)
-            if old == value:
-                continue
-            # only a list of lists (hands, rows) may be written as a patch
-            if type(value) is list and value and type(value[0]) is list:
-                lean[name] = _list_patch(old, value)
-            else:
-                lean[name] = value
-            current[name] = value
-        out.append(lean)
-    return out
+    """The replay's snapshots without the dropped fields (each still holds only the fields
+    that changed)."""
+    return [{n: v for n, v in change.items() if n not in DROPPED_FIELDS} for change in deltas]
 
 
 def _without_histories(text: bytes) -> bytes:
@@ -112,37 +66,13 @@ def _without_histories(text: bytes) -> bytes:
     return text[:start] + text[end:]
 
 
-def _decision(record: Mapping[str, Json], kinds: dict[str, int]) -> list[Json]:
-    kind = str(record.get("kind"))
-    options = record["options"]
-    kind_number = kinds.get(kind)
-    if kind_number is None:
-        kind_number = kinds[kind] = len(kinds)
-    row: list[Json] = [
-        int(record["seat"]),
-        kind_number,
-        _option(options[int(record["choice"])]),
-        round(float(record.get("ms", 0.0)), 1),
-        len(options),
-    ]
-    fault, auto = record.get("fault"), record.get("auto")
-    if fault or auto:
-        extra: dict[str, Json] = {}
-        if fault:
-            extra["fault"] = dict(fault)
-        if auto:
-            extra["auto"] = True
-        row.append(extra)
-    return row
-
-
 def viewer_data(
     replay: Mapping[str, Json], logs: Mapping[int, str] | None = None
 ) -> dict[str, Json]:
     """The viewer's data of a replay of any version (see the module docstring); `logs`
     names the bot log tail file of each seat the league kept one for."""
     kinds: dict[str, int] = {}
-    decisions = [_decision(d, kinds) for d in replay["decisions"]]
+    decisions = [decision_row(d, kinds) for d in replay["decisions"]]
     data: dict[str, Json] = {
         "schema": VIEWER_SCHEMA_ID,
         "match_id": str(replay["match_id"]),
@@ -165,8 +95,11 @@ def viewer_script(replay_text: bytes, logs: Mapping[int, str] | None = None) -> 
     """The match's data file from the replay's stored JSON text: the viewer's data as JSON,
     deflated (zlib) and base64-encoded, in a call the page's script answers (the browser
     inflates it with its own DecompressionStream)."""
-    data = viewer_data(json.loads(_without_histories(replay_text)), logs)
-    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    text = viewer_json(replay_text.decode(), logs)
+    if text is None:  # not in the shape the referee writes: parse it all
+        data = viewer_data(json.loads(_without_histories(replay_text)), logs)
+        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    payload = text.encode()
     packed = base64.b64encode(zlib.compress(payload, 6))
     return b'Bullring.replayLoaded("' + packed + b'");\n'
 

@@ -1,6 +1,7 @@
 """The viewer's data file: only what the viewer shows (no histories, no option lists),
 small, valid against its schema, and the same table at every step as the stored replay;
-an older replay is re-simulated into the same data."""
+an older replay is re-simulated into the same data; the build's text path (no full
+parse) makes the same JSON as the definition, whatever a fault's detail says."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import jsonschema
 
 from leaderboard import paths
 from leaderboard.jsondata import VIEWER_SCHEMA
-from leaderboard.viewer_data import DROPPED_FIELDS, read_script, viewer_script
+from leaderboard.viewer_data import DROPPED_FIELDS, read_script, viewer_data, viewer_script
+from leaderboard.viewer_text import viewer_json
 from referee.league.store import LeagueStore
 from referee.replay import option_from_json, option_to_json, option_to_replay
 from referee.snapshots import expand
@@ -103,3 +105,54 @@ def test_log_tails_are_named_in_the_data(store_path: Path) -> None:
     jsonschema.validate(data, VIEWER_SCHEMA)
     assert data["logs"] == {"1": "m.seat1.log.txt"}
     assert "logs" not in read_script(viewer_script(text))
+
+
+def full_parse(text: bytes, logs: dict[int, str] | None = None) -> str:
+    """The viewer's data made the slow way: the whole replay parsed (the definition)."""
+    data = viewer_data(json.loads(text), logs)
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_the_text_path_makes_the_same_json_as_a_full_parse(store_path: Path) -> None:
+    with LeagueStore.open_readonly(store_path) as store:
+        texts = [store.replay_text(m.match_id) for m in store.matches(status="finished")]
+    faulty = 0
+    for text in texts:
+        assert text is not None
+        fast = viewer_json(text.decode(), {2: "m.seat2.log.txt"})
+        assert fast is not None  # every replay the referee writes takes the text path
+        assert fast == full_parse(text, {2: "m.seat2.log.txt"})
+        faulty += '"fault":{' in text.decode()
+    assert faulty > 0  # the league's illegal bot faults: those decisions are parsed one by one
+
+
+def test_the_text_path_is_not_fooled_by_a_fault_detail(store_path: Path) -> None:
+    """A fault's detail is text a bot can influence: one that spells out decision records
+    and dropped fields stays a string."""
+    with LeagueStore.open_readonly(store_path) as store:
+        match = store.matches(status="finished")[0]
+        replay = store.replay(match.match_id)
+    assert replay is not None
+    forged = (
+        '},{"n":9,"seat":0,"kind":"PICK_CARD","history_len":1,"options":[[1,4]],'
+        '"choice":0,"ms":1.0,"fault":null,"auto":false}],"histories":[],'
+        '"setup_faults":[],"snapshots":[{"hand_sizes":[1],"rows":[]}]}'
+    )
+    replay["decisions"][0]["fault"] = {"seat": 0, "kind": "ILLEGAL", "detail": forged}
+    replay["setup_faults"] = [{"seat": 1, "kind": "CRASH", "detail": forged}]
+    text = json.dumps(replay, separators=(",", ":")).encode()
+    fast = viewer_json(text.decode())
+    assert fast is not None and fast == full_parse(text)
+    assert json.loads(fast)["decisions"][0][5]["fault"]["detail"] == forged
+
+
+def test_a_replay_not_in_the_referee_shape_is_parsed_in_full(store_path: Path) -> None:
+    with LeagueStore.open_readonly(store_path) as store:
+        match = store.matches(status="finished")[0]
+        replay = store.replay(match.match_id)
+    assert replay is not None
+    spaced = json.dumps(replay).encode()  # not compact: the text path declines it
+    old = json.dumps(as_version_1(replay), separators=(",", ":")).encode()
+    assert viewer_json(spaced.decode()) is None and viewer_json(old.decode()) is None
+    compact = json.dumps(replay, separators=(",", ":")).encode()
+    assert read_script(viewer_script(spaced)) == read_script(viewer_script(compact))
