@@ -106,8 +106,7 @@ def main() -> None:
         started = time.perf_counter()
         make_store(store, args.matches, args.distinct)
         print(f"store: {args.matches} matches made in {time.perf_counter() - started:.1f} s")
-    site = work / "site"
-    shutil.rmtree(site, ignore_errors=True)
+    site = Path(tempfile.mkdtemp(prefix="site-", dir=work))  # its own: others may run this too
     cpu = cpu_seconds()
     cold = build_site(store, site, workers=args.workers)
     cold_cpu = cpu_seconds() - cpu
@@ -132,6 +131,7 @@ def main() -> None:
         f"{cold_cpu:.1f} s CPU (this process and its workers; load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
     )
+    shutil.rmtree(site, ignore_errors=True)
 
 
 if __name__ == "__main__":

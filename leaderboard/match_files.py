@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from markupsafe import escape
+
 from leaderboard import paths
 from leaderboard.model import LeagueInfo, MatchSummary, ReplayLoader
 from leaderboard.pages import PageRenderer
@@ -67,14 +69,40 @@ class Done:
     made: int = 0
 
 
-_RENDERERS: dict[LeagueInfo, PageRenderer] = {}
+class MatchPages:
+    """Match pages filled into two frames rendered once (with and without a replay): only
+    the title, result table and perspective menu are rendered per match
+    (templates/match_parts.html)."""
+
+    def __init__(self, league: LeagueInfo) -> None:
+        self.renderer = PageRenderer(league)
+        sample = paths.match_page("sample")
+        self.frames = {
+            has_replay: self.renderer.frame(sample, "match.html", has_replay=has_replay)
+            for has_replay in (True, False)
+        }
+        self.parts = self.renderer.macros("match_parts.html")
+        self.root = "../" * sample.count("/")
+
+    def html(self, match: MatchSummary, has_replay: bool, logs: Mapping[int, str]) -> str:
+        title = self.renderer.title_of(match.variant)
+        values = {
+            "title": self.parts.title(match, title),
+            "head": self.parts.head(match, title, logs, self.root),
+        }
+        if has_replay:
+            values["replay_src"] = escape(paths.replay_script(match.match_id).rsplit("/", 1)[-1])
+            values["family"] = escape(family_of(match.variant))
+            values["perspectives"] = self.parts.perspectives(perspectives(match))
+        return self.frames[has_replay].fill(values)
+
+
+_PAGES: dict[LeagueInfo, MatchPages] = {}
 
 
 def write_matches(job: Job) -> Done:
     """Write each match's data file (if it must be made) and page."""
-    renderer = _RENDERERS.get(job.league) or _RENDERERS.setdefault(
-        job.league, PageRenderer(job.league)
-    )
+    pages = _PAGES.get(job.league) or _PAGES.setdefault(job.league, MatchPages(job.league))
     done = Done([])
     for match, make in zip(job.matches, job.make_data, strict=True):
         has_data = True
@@ -88,18 +116,8 @@ def write_matches(job: Job) -> Done:
                 done.made += 1
         if has_data:
             done.with_data.append(match.match_id)
-        name = paths.match_page(match.match_id)
-        html = renderer.render(
-            name,
-            "match.html",
-            m=match,
-            perspectives=perspectives(match) if has_data else [],
-            replay_src=paths.replay_script(match.match_id).rsplit("/", 1)[-1],
-            family=family_of(match.variant),
-            title=renderer.title_of(match.variant),
-            logs=logs,
-        )
-        (job.out / name).write_text(html, encoding="utf-8")
+        html = pages.html(match, has_data, logs)
+        (job.out / paths.match_page(match.match_id)).write_text(html, encoding="utf-8")
     return done
 
 
