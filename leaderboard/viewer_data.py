@@ -4,8 +4,9 @@ stored replay without simulating the game (docs/leaderboard.md has its JSON Sche
 A replay (referee/replay.py, format 2 or later) holds the decisions with every option
 offered, the seats' histories, and a snapshot of the table after every decision
 (referee/snapshots.py). The viewer draws the table from the snapshots and says what each
-decision chose, so it keeps (as JSON; the data file holds this JSON deflated and
-base64-encoded, ``Bullring.replayLoaded("eNq...")``, see :func:`viewer_script`)::
+decision chose, so it keeps (as JSON; the match page holds this JSON deflated and
+base64-encoded, ``<script>Bullring.replayLoaded("eNq...");</script>``, see
+:func:`packed_data`)::
 
     {
       "schema": "bullring.viewer/1", "match_id": ..., "variant": ..., "family": ...,
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -44,9 +46,11 @@ from leaderboard.jsondata import VIEWER_SCHEMA_ID
 from leaderboard.viewer_text import DROPPED_FIELDS, decision_row, family_of, viewer_json
 from referee.replay import snapshot_deltas
 
-__all__ = ["DROPPED_FIELDS", "family_of", "read_script", "viewer_data", "viewer_script"]
+__all__ = ["DROPPED_FIELDS", "family_of", "packed_data", "page_data", "unpack", "viewer_data"]
 
 Json = Any
+
+_PAGE_DATA = re.compile(r'<script>Bullring\.replayLoaded\("([A-Za-z0-9+/=]*)"\);</script>')
 
 
 def lean_snapshots(deltas: Sequence[Mapping[str, Json]]) -> list[dict[str, Json]]:
@@ -91,25 +95,26 @@ def viewer_data(
     return data
 
 
-def viewer_script(replay_text: bytes, logs: Mapping[int, str] | None = None) -> bytes:
-    """The match's data file from the replay's stored JSON text: the viewer's data as JSON,
-    deflated (zlib) and base64-encoded, in a call the page's script answers (the browser
-    inflates it with its own DecompressionStream)."""
+def packed_data(replay_text: bytes, logs: Mapping[int, str] | None = None) -> str:
+    """The viewer's data of the replay's stored JSON text as its match page holds it: JSON,
+    deflated (zlib) and base64-encoded (the browser inflates it with its own
+    DecompressionStream)."""
     text = viewer_json(replay_text.decode(), logs)
     if text is None:  # not in the shape the referee writes: parse it all
         data = viewer_data(json.loads(_without_histories(replay_text)), logs)
         text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    payload = text.encode()
-    packed = base64.b64encode(zlib.compress(payload, 6))
-    return b'Bullring.replayLoaded("' + packed + b'");\n'
+    return base64.b64encode(zlib.compress(text.encode(), 6)).decode("ascii")
 
 
-def read_script(script: bytes) -> dict[str, Json]:
-    """The viewer's data held by a data file (what the browser reads from it)."""
-    prefix, suffix = b'Bullring.replayLoaded("', b'");\n'
-    if not (script.startswith(prefix) and script.endswith(suffix)):
-        raise ValueError("not a replay viewer data file")
-    data: dict[str, Json] = json.loads(
-        zlib.decompress(base64.b64decode(script[len(prefix) : -len(suffix)]))
-    )
+def unpack(packed: str) -> dict[str, Json]:
+    """The viewer's data from its packed form (:func:`packed_data`)."""
+    data: dict[str, Json] = json.loads(zlib.decompress(base64.b64decode(packed)))
     return data
+
+
+def page_data(html: str) -> dict[str, Json]:
+    """The viewer's data a match page holds (what the browser reads from it)."""
+    found = _PAGE_DATA.search(html)
+    if found is None:
+        raise ValueError("no replay viewer data in the page")
+    return unpack(found.group(1))

@@ -1,4 +1,4 @@
-"""The viewer's data file: only what the viewer shows (no histories, no option lists),
+"""The viewer's data in each match page: only what the viewer shows (no histories, no option lists),
 small, valid against its schema, and the same table at every step as the stored replay;
 an older replay is re-simulated into the same data; the build's text path (no full
 parse) makes the same JSON as the definition, whatever a fault's detail says."""
@@ -6,6 +6,7 @@ parse) makes the same JSON as the definition, whatever a fault's detail says."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +14,14 @@ import jsonschema
 
 from leaderboard import paths
 from leaderboard.jsondata import VIEWER_SCHEMA
-from leaderboard.viewer_data import DROPPED_FIELDS, read_script, viewer_data, viewer_script
+from leaderboard.viewer_data import DROPPED_FIELDS, packed_data, page_data, unpack, viewer_data
 from leaderboard.viewer_text import viewer_json
 from referee.league.store import LeagueStore
 from referee.replay import option_from_json, option_to_json, option_to_replay
 from referee.snapshots import expand
 
 MAX_DATA_BYTES = 10_000  # issue: at most 10 kB of replay data per match
+DATA_LINE = re.compile(r'Bullring\.replayLoaded\("([^"]*)"\)')
 
 
 def as_version_1(replay: dict[str, Any]) -> dict[str, Any]:
@@ -72,7 +74,7 @@ def check_against(data: dict[str, Any], replay: dict[str, Any]) -> None:
     assert "histories" not in data
 
 
-def test_every_data_file_is_lean_valid_and_the_replays_table(
+def test_every_pages_data_is_lean_valid_and_the_replays_table(
     site_dir: Path, store_path: Path
 ) -> None:
     with LeagueStore.open_readonly(store_path) as store:
@@ -80,9 +82,10 @@ def test_every_data_file_is_lean_valid_and_the_replays_table(
         for match in matches:
             replay = store.replay(match.match_id)
             assert replay is not None
-            script = (site_dir / paths.replay_script(match.match_id)).read_bytes()
-            assert len(script) <= MAX_DATA_BYTES, (match.variant, len(script))
-            check_against(read_script(script), replay)
+            page = (site_dir / paths.match_page(match.match_id)).read_text(encoding="utf-8")
+            packed = DATA_LINE.findall(page)
+            assert len(packed) == 1 and len(packed[0]) <= MAX_DATA_BYTES, match.variant
+            check_against(page_data(page), replay)
 
 
 def test_an_old_replay_is_re_simulated_into_the_same_data(store_path: Path) -> None:
@@ -90,8 +93,8 @@ def test_an_old_replay_is_re_simulated_into_the_same_data(store_path: Path) -> N
         for match in store.matches(status="finished")[::5]:
             replay = store.replay(match.match_id)
             assert replay is not None
-            new = read_script(viewer_script(json.dumps(replay).encode()))
-            old = read_script(viewer_script(json.dumps(as_version_1(replay)).encode()))
+            new = unpack(packed_data(json.dumps(replay).encode()))
+            old = unpack(packed_data(json.dumps(as_version_1(replay)).encode()))
             assert old == new
             check_against(old, replay)
 
@@ -101,10 +104,10 @@ def test_log_tails_are_named_in_the_data(store_path: Path) -> None:
         match = store.matches(status="finished")[0]
         text = store.replay_text(match.match_id)
     assert text is not None
-    data = read_script(viewer_script(text, {1: "m.seat1.log.txt"}))
+    data = unpack(packed_data(text, {1: "m.seat1.log.txt"}))
     jsonschema.validate(data, VIEWER_SCHEMA)
     assert data["logs"] == {"1": "m.seat1.log.txt"}
-    assert "logs" not in read_script(viewer_script(text))
+    assert "logs" not in unpack(packed_data(text))
 
 
 def full_parse(text: bytes, logs: dict[int, str] | None = None) -> str:
@@ -155,4 +158,4 @@ def test_a_replay_not_in_the_referee_shape_is_parsed_in_full(store_path: Path) -
     old = json.dumps(as_version_1(replay), separators=(",", ":")).encode()
     assert viewer_json(spaced.decode()) is None and viewer_json(old.decode()) is None
     compact = json.dumps(replay, separators=(",", ":")).encode()
-    assert read_script(viewer_script(spaced)) == read_script(viewer_script(compact))
+    assert unpack(packed_data(spaced)) == unpack(packed_data(compact))
