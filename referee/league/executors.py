@@ -1,6 +1,6 @@
 """Executors: run a batch of matches and yield their outcomes as they complete.
 
-An executor owns workers; each worker keeps one :class:`MatchRunner` (for the referee: a
+An executor owns workers; each worker keeps one :class:`MatchPlayer` (for the referee: a
 :class:`~referee.process.BotPool` that starts each bot once) for the whole league, so
 bots are not restarted per match. Executors never touch the store: the league runner
 records outcomes in the main process, in schedule order for ratings.
@@ -10,7 +10,7 @@ records outcomes in the main process, in schedule order for ratings.
 * :class:`RayExecutor` (``--executor ray``): one Ray actor per worker, each with its own
   runner, on a local Ray instance or a cluster (``address``).
 
-A runner is made by a :data:`RunnerFactory`, a picklable callable (a module-level
+A player is made by a :data:`PlayerFactory`, a picklable callable (a module-level
 function or class) so that worker processes and Ray actors can build their own.
 """
 
@@ -37,8 +37,11 @@ from referee.league.store import compress_replay
 from referee.spec import MatchResult, MatchSpec
 
 
-class MatchRunner(Protocol):
-    """Plays matches one at a time inside one worker (async: the referee is asyncio)."""
+class MatchPlayer(Protocol):
+    """Plays matches one at a time inside one worker (async: the referee is asyncio).
+
+    Not to be confused with :class:`referee.match.MatchRunner`, which runs one match.
+    """
 
     async def run(self, spec: MatchSpec) -> MatchResult: ...
 
@@ -49,10 +52,10 @@ class MatchRunner(Protocol):
         ...
 
 
-RunnerFactory = Callable[[], MatchRunner]
+PlayerFactory = Callable[[], MatchPlayer]
 
 
-class RefereeRunner:
+class RefereePlayer:
     """The real thing: :func:`referee.match.play_match` with one BotPool per worker."""
 
     def __init__(self) -> None:
@@ -73,8 +76,12 @@ class RefereeRunner:
 
 
 @dataclass(frozen=True)
-class MatchOutcome:
-    """A match's result, or the error that kept the referee from finishing it."""
+class MatchAttempt:
+    """A match's result, or the error that kept the referee from finishing it.
+
+    The league's record of one try at a match (timings, compressed replay); the bots are
+    told the scores through :class:`sdk.match.MatchOutcome`, a different thing.
+    """
 
     spec: MatchSpec
     result: MatchResult | None  # its replay is moved to `replay_zlib` by the worker
@@ -87,19 +94,19 @@ class MatchOutcome:
 class MatchWorker:
     """One runner and its event loop: runs matches one after another."""
 
-    def __init__(self, factory: RunnerFactory) -> None:
+    def __init__(self, factory: PlayerFactory) -> None:
         self.loop = asyncio.new_event_loop()
         self.runner = factory()
 
-    def run(self, spec: MatchSpec) -> MatchOutcome:
+    def run(self, spec: MatchSpec) -> MatchAttempt:
         started = time.time()
         try:
             result = self.loop.run_until_complete(self.runner.run(spec))
         except Exception as error:  # a referee failure: report it, keep the worker
             detail = "".join(traceback.format_exception_only(error)).strip()
-            return MatchOutcome(spec, None, detail, started, time.time())
+            return MatchAttempt(spec, None, detail, started, time.time())
         blob = compress_replay(result.replay)
-        return MatchOutcome(spec, replace(result, replay={}), None, started, time.time(), blob)
+        return MatchAttempt(spec, replace(result, replay={}), None, started, time.time(), blob)
 
     def close(self) -> None:
         try:
@@ -131,7 +138,7 @@ class Executor(abc.ABC):
         """Start workers (called once, before the first :meth:`run`)."""
 
     @abc.abstractmethod
-    def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchOutcome]:
+    def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchAttempt]:
         """Play every match; yield each outcome as soon as it is known."""
 
     @abc.abstractmethod
@@ -171,7 +178,7 @@ def _on_term(signum: int, frame: Any) -> None:
     os._exit(128 + signum)
 
 
-def _init_local_worker(factory: RunnerFactory, parent: int) -> None:
+def _init_local_worker(factory: PlayerFactory, parent: int) -> None:
     global _worker
     _die_with_parent()
     if os.getppid() != parent:  # the league died before we could ask to follow it
@@ -189,12 +196,12 @@ def _close_local_worker() -> None:
         worker.close()
 
 
-def _run_in_local_worker(spec: MatchSpec) -> MatchOutcome:
+def _run_in_local_worker(spec: MatchSpec) -> MatchAttempt:
     assert _worker is not None, "worker not initialised"
     return _worker.run(spec)
 
 
-def _local_worker_main(connection: Connection, factory: RunnerFactory, parent: int) -> None:
+def _local_worker_main(connection: Connection, factory: PlayerFactory, parent: int) -> None:
     """A local worker process: play each match the league sends, answer its outcome."""
     _init_local_worker(factory, parent)
     try:
@@ -225,10 +232,10 @@ class LocalExecutor(Executor):
     name = "local"
     attempts = 2  # times a match is started before its worker's death is an error
 
-    def __init__(self, factory: RunnerFactory = RefereeRunner, workers: int = 0) -> None:
+    def __init__(self, factory: PlayerFactory = RefereePlayer, workers: int = 0) -> None:
         self.factory = factory
         self.workers = workers or (os.cpu_count() or 1)
-        self._pool: ProcessPool[MatchSpec, MatchOutcome] | None = None
+        self._pool: ProcessPool[MatchSpec, MatchAttempt] | None = None
         self._inline: MatchWorker | None = None
         self.deaths: list[str] = []
 
@@ -244,7 +251,7 @@ class LocalExecutor(Executor):
             self.attempts,
         )
 
-    def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchOutcome]:
+    def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchAttempt]:
         if self._inline is not None:
             for spec in specs:
                 yield self._inline.run(spec)
@@ -264,7 +271,7 @@ class LocalExecutor(Executor):
                     f"its worker process died each of the {ended.attempts} times it played it"
                     f" (last {ended.how}); it stays scheduled"
                 )
-                yield MatchOutcome(ended.task, None, detail, now, now)
+                yield MatchAttempt(ended.task, None, detail, now, now)
 
     def close(self) -> None:
         if self._inline is not None:
@@ -300,7 +307,7 @@ class RayExecutor(Executor):
 
     def __init__(
         self,
-        factory: RunnerFactory = RefereeRunner,
+        factory: PlayerFactory = RefereePlayer,
         workers: int = 0,
         address: str | None = None,
         num_cpus: int | None = None,
@@ -328,7 +335,7 @@ class RayExecutor(Executor):
         self._actor_class = ray.remote(num_cpus=0, max_restarts=0)(_RayWorker)
         self._actors = [self._actor_class.remote(self.factory) for _ in range(self.workers)]
 
-    def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchOutcome]:
+    def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchAttempt]:
         import ray
         from ray import exceptions
 
@@ -348,7 +355,7 @@ class RayExecutor(Executor):
             for ref in done:
                 actor, index = running.pop(ref)
                 try:
-                    outcome: MatchOutcome = ray.get(ref)
+                    outcome: MatchAttempt = ray.get(ref)
                 except lost as error:  # the actor's process died (killed, OOM, node lost)
                     idle.append(self._replace(actor))
                     how = str(error).strip().splitlines()[0][:160] if str(error) else ""
@@ -363,7 +370,7 @@ class RayExecutor(Executor):
                             f"its Ray actor died each of the {tries[index]} times it played it"
                             f" (last {how}); it stays scheduled"
                         )
-                        yield MatchOutcome(specs[index], None, detail, now, now)
+                        yield MatchAttempt(specs[index], None, detail, now, now)
                     continue
                 idle.append(actor)
                 yield outcome
@@ -395,10 +402,10 @@ class RayExecutor(Executor):
 class _RayWorker:
     """The body of a Ray actor: a :class:`MatchWorker`."""
 
-    def __init__(self, factory: RunnerFactory) -> None:
+    def __init__(self, factory: PlayerFactory) -> None:
         self.worker = MatchWorker(factory)
 
-    def run(self, spec: MatchSpec) -> MatchOutcome:
+    def run(self, spec: MatchSpec) -> MatchAttempt:
         set_title(BUSY_TITLE)
         try:
             return self.worker.run(spec)
@@ -412,7 +419,7 @@ class _RayWorker:
 def make_executor(
     kind: str,
     workers: int,
-    factory: RunnerFactory = RefereeRunner,
+    factory: PlayerFactory = RefereePlayer,
     address: str | None = None,
 ) -> Executor:
     """The executor named in a league file or on the command line."""

@@ -21,9 +21,9 @@ from pathlib import Path
 from referee.league.config import LeagueConfig, VariantConfig
 from referee.league.executors import (
     Executor,
-    MatchOutcome,
-    RefereeRunner,
-    RunnerFactory,
+    MatchAttempt,
+    PlayerFactory,
+    RefereePlayer,
     make_executor,
 )
 from referee.league.formats import (
@@ -102,7 +102,7 @@ class RatingKeeper:
 
 
 def record_outcome(
-    store: LeagueStore, keeper: RatingKeeper, match: MatchRow, outcome: MatchOutcome
+    store: LeagueStore, keeper: RatingKeeper, match: MatchRow, outcome: MatchAttempt
 ) -> bool:
     """Record a finished match and the ratings it unlocks in one transaction.
 
@@ -228,7 +228,7 @@ class LeagueRunner:
         executor: Executor | None = None,
         store_path: Path | None = None,
         progress: Callable[[Progress], None] | None = None,
-        factory: RunnerFactory = RefereeRunner,
+        factory: PlayerFactory = RefereePlayer,
         lock_timeout: float = LOCK_TIMEOUT_S,
         new_key: bool = False,
     ) -> None:
