@@ -1,7 +1,8 @@
 """The ``bullring`` command line: a root typer app; each command lives in its own module.
 
 Sub-commands and sub-apps register themselves here (``app.command`` / ``app.add_typer``).
-User errors (bad variant, manifest, player count, replay file) print one line and exit 2.
+User errors (every ``BullringError``: bad variant, manifest, league file, store, replay
+file...) are caught once, by :class:`~referee.cli_errors.UserErrorGroup`: one line, exit 2.
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ import typer
 
 from leaderboard import cli as cli_leaderboard
 from referee import cli_bot, cli_league, cli_play, cli_replay
+from referee.cli_errors import UserErrorGroup
 
 app = typer.Typer(
     name="bullring",
+    cls=UserErrorGroup,
     help="Bullring: a bot tournament platform for the 6 nimmt! family of card games.",
     no_args_is_help=True,
     add_completion=False,

@@ -15,18 +15,16 @@ from rich.progress import Progress as Bar
 from rich.table import Table
 
 from referee.cli_errors import fail
-from referee.league.config import EXECUTORS, LeagueConfig, LeagueFileError, load_league
+from referee.league.config import EXECUTORS, LeagueConfig, load_league
 from referee.league.executors import make_executor
-from referee.league.runner import LeagueError, LeagueRunner, LeagueSummary, Progress
+from referee.league.runner import LeagueRunner, LeagueSummary, Progress
 from referee.league.store import LeagueStore, StoreError, store_errors
-from referee.limits import LOCK_TIMEOUT_S, LimitError, check_lock_timeout, check_parallel
-from referee.manifest import ManifestError
+from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout, check_parallel
 
 PIPED_WIDTH = 160  # columns of the standings when not printed to a terminal (none cut)
 
 app = typer.Typer(help="Run leagues and show their standings.", no_args_is_help=True)
 console = Console(stderr=True)
-USER_ERRORS = (LeagueFileError, LeagueError, StoreError, ManifestError, LimitError)
 REPO = Path(__file__).resolve().parents[1]
 DEMO_LEAGUE = REPO / "leagues" / "demo.toml"
 
@@ -38,10 +36,8 @@ LOCK_TIMEOUT_OPTION = typer.Option(
 
 
 def load(file: Path) -> LeagueConfig:
-    try:
-        return load_league(file)
-    except USER_ERRORS as error:
-        raise fail(str(error)) from None
+    """The league file (a bad one raises LeagueFileError: the root app says it in one line)."""
+    return load_league(file)
 
 
 def run_with_progress(
@@ -130,8 +126,6 @@ def run(
             lock_timeout=lock_timeout,
             new_key=new_key,
         )
-    except USER_ERRORS as error:
-        raise fail(str(error)) from None
     except KeyboardInterrupt:
         typer.echo("interrupted: run the same command again to resume", err=True)
         raise typer.Exit(130) from None
@@ -241,10 +235,7 @@ def demo(
             typer.echo(f"{store} is from another demo league: starting afresh", err=True)
             for old in out.glob("league.sqlite*"):
                 old.unlink()
-    try:
-        summary = run_with_progress(config, store, config.executor, None, progress)
-    except USER_ERRORS as error:
-        raise fail(str(error)) from None
+    summary = run_with_progress(config, store, config.executor, None, progress)
     typer.echo(f"demo league: {summary.finished}/{summary.scheduled} matches in {store}")
     for problem in summary.errors:
         typer.echo(f"referee error: {problem}", err=True)

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from referee.spec import ClockSpec
+from sdk.errors import BullringError
 
 MAX_MATCHES = 1_000_000  # matches one league run may schedule (and `games` per variant)
 MAX_CHECK_GAMES = 1_000  # `bullring bot check --games`
@@ -36,7 +37,7 @@ CLOCK_LIMITS: dict[str, tuple[int, int]] = {
 _SAFE_NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9_.\-]{{0,{MAX_NAME_LENGTH - 1}}}")
 
 
-class LimitError(ValueError):
+class LimitError(BullringError, ValueError):
     """A value beyond its cap; the message names the field and the cap."""
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from referee.limits import safe_name_problem
 from referee.spec import BotSpec
+from sdk.errors import BullringError
 
 PYTHON_PLACEHOLDER = "{python}"
 MANIFEST_NAME = "bot.toml"
@@ -31,7 +32,7 @@ _HOST_PORT = re.compile(r"^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.\-]+):(\d{1,5})$")
 _KNOWN_FIELDS = {"name", "version", "command", "workdir", "env", "author", "description"}
 
 
-class ManifestError(ValueError):
+class ManifestError(BullringError, ValueError):
     """A manifest or endpoint that cannot be used; the message names the file and field."""
 
 

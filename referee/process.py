@@ -36,6 +36,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from referee import grpc_tuning
 from referee.manifest import expand_command
 from referee.spec import BotSpec, FaultKind
+from sdk.errors import BullringError
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 
 MIB = 1 << 20
@@ -86,7 +87,7 @@ class ProcessLimits:
     log_dir: str | None = None  # keep each bot's log there; default: deleted with the process
 
 
-class BotStartError(Exception):
+class BotStartError(BullringError):
     """A bot could not be made ready; `kind` is the fault to record."""
 
     def __init__(self, kind: FaultKind, detail: str) -> None:

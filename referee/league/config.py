@@ -25,6 +25,7 @@ from referee.limits import (
     safe_name_problem,
 )
 from referee.spec import BotSpec, ClockSpec
+from sdk.errors import BullringError
 from sdk.game.core import RulesError
 from sdk.game.variants import check_players, parse_variant
 
@@ -32,7 +33,7 @@ FORMATS = ("round-robin", "random", "duplicate", "quality")
 EXECUTORS = ("local", "ray")
 
 
-class LeagueFileError(ValueError):
+class LeagueFileError(BullringError, ValueError):
     """A league file (or a bot manifest it names) that cannot be used; the message says why."""
 
 

@@ -25,6 +25,7 @@ import stat
 from pathlib import Path
 
 from referee.league.store import LeagueStore
+from sdk.errors import BullringError
 from sdk.seeding import KEY_BYTES, key_id, new_key
 
 KEY_SUFFIX = ".key"
@@ -32,7 +33,7 @@ META_KEY_ID = "key_id"
 KEY_MODE = 0o600
 
 
-class LeagueKeyError(RuntimeError):
+class LeagueKeyError(BullringError, RuntimeError):
     """The league's key file is missing, unreadable, too open or from another league."""
 
 

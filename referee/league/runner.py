@@ -37,10 +37,11 @@ from referee.league.ratings import RatedMatch, Ratings
 from referee.league.store import LeagueStore, MatchRow, StoreError, StoreLocked
 from referee.limits import LOCK_TIMEOUT_S, LimitError, check_schedule_size
 from referee.spec import BotSpec, MatchSpec
+from sdk.errors import BullringError
 from sdk.seeding import match_seeds
 
 
-class LeagueError(RuntimeError):
+class LeagueError(BullringError, RuntimeError):
     """The league cannot run as described (too few bots, a store of another league...)."""
 
 

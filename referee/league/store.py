@@ -28,6 +28,7 @@ from referee.league.formats import PlannedMatch, league_match_id
 from referee.league.ratings import RatedMatch, Rating, conservative_rating
 from referee.limits import LOCK_TIMEOUT_S, MAX_REPLAY_BYTES
 from referee.spec import BotSpec, MatchResult
+from sdk.errors import BullringError
 
 SCHEMA_VERSION = 1
 
@@ -109,7 +110,7 @@ CREATE INDEX IF NOT EXISTS ratings_bot ON ratings(variant, bot, seq);
 """
 
 
-class StoreError(RuntimeError):
+class StoreError(BullringError, RuntimeError):
     """The store cannot serve this request (wrong league, missing file, ...)."""
 
 
