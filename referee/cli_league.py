@@ -1,9 +1,8 @@
-"""``bullring league run / status`` and ``bullring demo``."""
+"""``bullring league run / status`` (``bullring demo`` is in bullring_cli/demo.py)."""
 
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,8 +24,6 @@ PIPED_WIDTH = 160  # columns of the standings when not printed to a terminal (no
 
 app = typer.Typer(help="Run leagues and show their standings.", no_args_is_help=True)
 console = Console(stderr=True)
-REPO = Path(__file__).resolve().parents[1]
-DEMO_LEAGUE = REPO / "leagues" / "demo.toml"
 
 
 LOCK_TIMEOUT_OPTION = typer.Option(
@@ -215,43 +212,3 @@ def status(
                 str(row["faults"]),
             )
         out.print(table)
-
-
-def demo(
-    out: Annotated[Path, typer.Option(help="Folder for the store and the site.")] = Path("demo"),
-    league: Annotated[Path, typer.Option(help="The demo league file.")] = DEMO_LEAGUE,
-    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
-) -> None:
-    """Run the demo league (example bots, every variant) and build its leaderboard."""
-    config = load(league)
-    store = out / "league.sqlite"
-    if store.exists():
-        try:
-            with LeagueStore.open_readonly(store) as existing, store_errors(store):
-                stale = existing.meta().get("digest") != config.digest()
-        except StoreError as error:
-            raise fail(f"{error}; remove it to start the demo afresh") from None
-        if stale:
-            typer.echo(f"{store} is from another demo league: starting afresh", err=True)
-            for old in out.glob("league.sqlite*"):
-                old.unlink()
-    summary = run_with_progress(config, store, config.executor, None, progress)
-    typer.echo(f"demo league: {summary.finished}/{summary.scheduled} matches in {store}")
-    for problem in summary.errors:
-        typer.echo(f"referee error: {problem}", err=True)
-    with LeagueStore.open_readonly(store) as done:
-        for variant, rows in standings_json(done)["variants"].items():
-            best = rows[0] if rows else None
-            if best:
-                typer.echo(f"  {variant}: best {best['bot']} ({best['rating']:.2f})")
-    try:
-        from leaderboard.build import build_site
-    except ImportError:
-        return
-    site = out / "site"
-    shutil.rmtree(site, ignore_errors=True)
-    try:
-        report = build_site(store, site)
-    except Exception as error:  # the leaderboard's own failure: say it in one line
-        raise fail(f"leaderboard build failed: {type(error).__name__}: {error}") from None
-    typer.echo(f"leaderboard: {report.index}")

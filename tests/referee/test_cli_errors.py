@@ -11,7 +11,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from referee.cli import app
+from bullring_cli.app import app
 from referee.cli_errors import USER_ERRORS, UserErrorGroup
 from referee.league.config import LeagueFileError
 from referee.league.runner import LeagueError
@@ -21,7 +21,7 @@ from referee.manifest import ManifestError
 from sdk.errors import BullringError
 
 REPO = Path(__file__).resolve().parents[2]
-DEMO = str(REPO / "leagues" / "demo.toml")
+DEMO = str(REPO / "example_bots" / "demo.toml")
 
 
 def test_every_user_error_is_a_bullring_error() -> None:

@@ -1,5 +1,8 @@
 """The ``bullring`` command line: a root typer app; each command lives in its own module.
 
+This is the one module that imports both ``referee``'s and ``leaderboard``'s commands:
+neither package imports the other's CLI (or this package).
+
 Sub-commands and sub-apps register themselves here (``app.command`` / ``app.add_typer``).
 User errors (every ``BullringError``: bad variant, manifest, league file, store, replay
 file...) are caught once, by :class:`~referee.cli_errors.UserErrorGroup`: one line, exit 2.
@@ -9,6 +12,7 @@ from __future__ import annotations
 
 import typer
 
+from bullring_cli import demo
 from leaderboard import cli as cli_leaderboard
 from referee import cli_bot, cli_league, cli_play, cli_replay
 from referee.cli_errors import UserErrorGroup
@@ -25,7 +29,7 @@ app.command("play")(cli_play.play)
 app.command("replay")(cli_replay.replay)
 app.add_typer(cli_league.app, name="league")
 app.add_typer(cli_bot.app, name="bot")
-app.command("demo")(cli_league.demo)
+app.command("demo")(demo.demo)
 app.add_typer(cli_leaderboard.app, name="leaderboard")
 
 
