@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -39,6 +40,32 @@ def thin(
     return [points[round(i * step)] for i in range(limit)]
 
 
+def nice_ticks(low: float, high: float, count: int = 5, whole: bool = False) -> list[float]:
+    """Round axis ticks covering [low, high]: about `count` of them, spaced 1, 2 or 5 times
+    a power of ten (0, 10, 20 ... rather than 13.3, 21.5 ...); `whole`: a step of at
+    least 1 (an axis that counts matches)."""
+    if high <= low:
+        high = low + 1
+    raw = (high - low) / max(1, count)
+    if whole:
+        raw = max(raw, 1.0)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw * (1 - 1e-9))
+    first = math.floor(low / step) * step
+    ticks = []
+    value = first
+    while value < high + step * (1 - 1e-9):
+        ticks.append(round(value, 10))
+        value += step
+    return ticks
+
+
+def tick_text(value: float, step: float) -> str:
+    """A tick's label: as many decimals as the step needs."""
+    decimals = max(0, -math.floor(math.log10(step))) if step < 1 else 0
+    return f"{value:.{decimals}f}"
+
+
 def line_chart(
     lines: Sequence[Line],
     *,
@@ -60,8 +87,9 @@ def line_chart(
         x1 = x0 + 1
     if y1 == y0:
         y0, y1 = y0 - 1, y1 + 1
-    pad = (y1 - y0) * 0.05
-    y0, y1 = y0 - pad, y1 + pad
+    y_ticks = nice_ticks(y0, y1, 5)
+    y0, y1 = y_ticks[0], y_ticks[-1]
+    x_ticks = [x for x in nice_ticks(x0, x1, 5, whole=True) if x0 <= x <= x1]
     left, right, top, bottom = 56, 16, 28, 40
     plot_w, plot_h = width - left - right, height - top - bottom
 
@@ -79,22 +107,22 @@ def line_chart(
         f"<title>{escape(title)}</title>",
         f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" class="plot"/>',
     ]
-    for i in range(5):
-        value = y0 + (y1 - y0) * i / 4
+    y_step = y_ticks[1] - y_ticks[0] if len(y_ticks) > 1 else 1.0
+    for value in y_ticks:
         y = sy(value)
         out.append(
             f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
         )
         out.append(
             f'<text x="{left - 6}" y="{y + 4:.1f}" class="tick" text-anchor="end">'
-            f"{value:.1f}</text>"
+            f"{tick_text(value, y_step)}</text>"
         )
-    for i in range(5):
-        value = x0 + (x1 - x0) * i / 4
+    x_step = x_ticks[1] - x_ticks[0] if len(x_ticks) > 1 else 1.0
+    for value in x_ticks:
         x = sx(value)
         out.append(
             f'<text x="{x:.1f}" y="{top + plot_h + 16}" class="tick" text-anchor="middle">'
-            f"{value:.0f}</text>"
+            f"{tick_text(value, x_step)}</text>"
         )
     out.append(
         f'<text x="{left + plot_w / 2}" y="{top + plot_h + 34}" class="axis" '

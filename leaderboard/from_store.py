@@ -7,8 +7,10 @@ opened read-only, so a league may keep running while the site is built.
 from __future__ import annotations
 
 import datetime as dt
+import tomllib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 from leaderboard.model import (
@@ -17,6 +19,7 @@ from leaderboard.model import (
     HeadToHead,
     LeagueInfo,
     MatchSummary,
+    PairRecord,
     RatingPoint,
     RatingSeries,
     SeatResult,
@@ -28,6 +31,7 @@ from referee.league.store import LeagueStore, MatchRow
 from sdk.game import PRESETS
 
 RECENT_PER_BOT = 20
+RECENT_CHANGE = 10  # the standings' rating change covers a bot's last this many matches
 FAULTS_PER_BOT = 200
 
 
@@ -39,12 +43,42 @@ def iso_time(epoch: float | None) -> str:
     return moment.isoformat().replace("+00:00", "Z")
 
 
+def option_words(name: str, value: str) -> str:
+    """A variant option as words: ``rounds=1`` -> "1 round", ``end=reach66`` -> "end reach66"."""
+    if name == "rounds":
+        return f"{value} round" + ("" if value == "1" else "s")
+    return f"{name.replace('_', ' ')} {value}"
+
+
 def variant_title(variant: Mapping[str, Any]) -> str:
-    """The preset's title, with the variant's non-default options when it has any."""
+    """The preset's title, with the variant's non-default options in words when it has any
+    ("6 nimmt! · 1 round")."""
     preset = PRESETS.get(str(variant["preset"]))
     title = preset.title if preset else str(variant["preset"])
     _, _, extra = str(variant["id"]).partition(":")
-    return f"{title} ({extra})" if extra else title
+    words = [option_words(*pair.partition("=")[::2]) for pair in extra.split(",") if pair]
+    return " · ".join([title, *words])
+
+
+def manifest_text(manifest: str | None) -> tuple[str, str]:
+    """(author, description) from a bot's manifest file, ("", "") when it cannot be read."""
+    if not manifest:
+        return "", ""
+    try:
+        data = tomllib.loads(Path(manifest).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "", ""
+    return str(data.get("author", "")), str(data.get("description", ""))
+
+
+def retired_versions(store: LeagueStore) -> dict[str, str]:
+    """Each superseded bot version's key -> the key of its bot's newest version."""
+    newest = {spec.name: spec.key for spec in store.active_bots()}
+    return {
+        b.spec.key: newest[b.spec.name]
+        for b in store.bots()
+        if b.spec.name in newest and newest[b.spec.name] != b.spec.key
+    }
 
 
 def load_site(store: LeagueStore, built_at: str | None = None) -> Site:
@@ -56,7 +90,10 @@ def load_site(store: LeagueStore, built_at: str | None = None) -> Site:
     for fault in store.faults():
         faults_by_match[fault["match_id"]].append(fault)
     summaries = [_summary(row, store.results(row.match_id), faults_by_match) for row in finished]
-    standings = tuple(_standings(store, v, finished) for v in variants)
+    specs = store.bot_specs()
+    about = {key: manifest_text(spec.manifest) for key, spec in specs.items()}
+    retired = retired_versions(store)
+    standings = tuple(_standings(store, v, finished, summaries, about, retired) for v in variants)
     bot_keys = _bots_in_order(store, summaries)
     league = LeagueInfo(
         name=meta.get("name", store.path.stem),
@@ -64,10 +101,12 @@ def load_site(store: LeagueStore, built_at: str | None = None) -> Site:
         matches_played=len(finished),
         bots=len(bot_keys),
         built_at=built_at or iso_time(dt.datetime.now(dt.UTC).timestamp()),
+        titles=tuple((s.variant, s.title) for s in standings),
     )
     variant_of = {m.match_id: m.variant for m in summaries}
     bots = tuple(
-        _bot_page(key, store, standings, summaries, faults_by_match, variant_of) for key in bot_keys
+        _bot_page(key, store, standings, summaries, faults_by_match, variant_of, about, retired)
+        for key in bot_keys
     )
 
     def matches() -> Iterator[MatchSummary]:
@@ -95,6 +134,16 @@ class StoreReplays:
         if self.store is None:
             self.store = LeagueStore.open_readonly(self.path)
         return self.store.replay_text(match_id)
+
+    def logs(self, match_id: str) -> dict[int, str]:
+        """Each seat's bot log tail kept for the match (by seat), if the store keeps them
+        (a store with a ``bot_logs(match_id)`` method); {} otherwise."""
+        if self.store is None:
+            self.store = LeagueStore.open_readonly(self.path)
+        read = getattr(self.store, "bot_logs", None)
+        if read is None:
+            return {}
+        return {int(seat): str(text) for seat, text in read(match_id).items() if text}
 
     def __getstate__(self) -> dict[str, Any]:
         return {"path": self.path, "store": None}
@@ -126,13 +175,32 @@ def _summary(
 
 
 def _standings(
-    store: LeagueStore, variant: Mapping[str, Any], finished: list[MatchRow]
+    store: LeagueStore,
+    variant: Mapping[str, Any],
+    finished: list[MatchRow],
+    summaries: list[MatchSummary],
+    about: Mapping[str, tuple[str, str]],
+    retired: Mapping[str, str],
 ) -> VariantStandings:
     variant_id = str(variant["id"])
     order = {m.seq: i for i, m in enumerate((m for m in finished if m.variant == variant_id), 1)}
+    played = [m for m in summaries if m.variant == variant_id]
+    ranks: dict[str, list[int]] = defaultdict(list)
+    for match in played:
+        for seat in match.seats:
+            ranks[seat.bot].append(seat.rank)
     rows = []
     series = []
     for rank, standing in enumerate(store.standings(variant_id), start=1):
+        history = store.rating_history(variant_id, standing.bot)
+        points = tuple(
+            RatingPoint(number, order.get(seq, 0), rating.mu, rating.sigma)
+            for number, (seq, _, rating) in enumerate(history, start=1)
+        )
+        series.append(RatingSeries(standing.bot, variant_id, points))
+        change, over = rating_change(points, standing.rating)
+        author, description = about.get(standing.bot, ("", ""))
+        mine = ranks.get(standing.bot, [])
         rows.append(
             StandingRow(
                 rank=rank,
@@ -146,20 +214,52 @@ def _standings(
                 wins=standing.wins,
                 mean_score=standing.mean_score,
                 fault_rate=standing.faults / standing.matches if standing.matches else 0.0,
+                mean_rank=sum(mine) / len(mine) if mine else 0.0,
+                change=change,
+                change_over=over,
+                retired=standing.bot in retired,
+                author=author,
+                description=description,
             )
         )
-        history = store.rating_history(variant_id, standing.bot)
-        points = tuple(
-            RatingPoint(number, order.get(seq, 0), rating.mu, rating.sigma)
-            for number, (seq, _, rating) in enumerate(history, start=1)
-        )
-        series.append(RatingSeries(standing.bot, variant_id, points))
+    preset = PRESETS.get(str(variant["preset"]))
     return VariantStandings(
         variant=variant_id,
         title=variant_title(variant),
         matches=len(order),
         rows=tuple(rows),
         series=tuple(series),
+        family=preset.family if preset else "",
+        head_to_head=pair_records(played),
+    )
+
+
+def rating_change(points: tuple[RatingPoint, ...], now: float) -> tuple[float, int]:
+    """(change of mu - 3 sigma over the bot's last RECENT_CHANGE matches, matches covered):
+    from the rating before the first of them (the rating before its first match counts
+    as 0, TrueSkill's prior mu - 3 sigma) to `now`."""
+    if not points:
+        return 0.0, 0
+    over = min(RECENT_CHANGE, len(points))
+    before = points[-over - 1].conservative if len(points) > over else 0.0
+    return now - before, over
+
+
+def pair_records(matches: Iterable[MatchSummary]) -> tuple[PairRecord, ...]:
+    """Every ordered pair of bots that met in `matches`, with its pairwise results by rank
+    (a bot met in several seats of one match counts once per pair of seats)."""
+    tally: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for match in matches:
+        for mine in match.seats:
+            for other in match.seats:
+                if other.seat == mine.seat or other.bot == mine.bot:
+                    continue
+                counts = tally[(mine.bot, other.bot)]
+                counts[0] += 1
+                counts[1 if mine.rank < other.rank else 2 if mine.rank > other.rank else 3] += 1
+    return tuple(
+        PairRecord(bot, opponent, n, wins, losses, ties)
+        for (bot, opponent), (n, wins, losses, ties) in sorted(tally.items())
     )
 
 
@@ -201,6 +301,8 @@ def _bot_page(
     summaries: list[MatchSummary],
     faults_by_match: Mapping[str, list[dict[str, Any]]],
     variant_of: Mapping[str, str],
+    about: Mapping[str, tuple[str, str]],
+    retired: Mapping[str, str],
 ) -> BotPage:
     spec = store.bot_specs().get(key)
     name, _, version = key.partition("@")
@@ -227,4 +329,7 @@ def _bot_page(
         recent_matches=tuple(reversed(mine[-RECENT_PER_BOT:])),
         faults=tuple(reversed(faults[-FAULTS_PER_BOT:])),
         fault_kinds=dict(Counter(f.kind for f in faults)),
+        author=about.get(key, ("", ""))[0],
+        description=about.get(key, ("", ""))[1],
+        retired_by=retired.get(key, ""),
     )

@@ -12,7 +12,7 @@ from leaderboard import paths
 from leaderboard.model import LeagueInfo, VariantStandings
 
 LEAGUE_SCHEMA_ID = "bullring.league/1"
-STANDINGS_SCHEMA_ID = "bullring.standings/1"
+STANDINGS_SCHEMA_ID = "bullring.standings/2"
 
 _NUMBER = {"type": "number"}
 _COUNT = {"type": "integer", "minimum": 0}
@@ -51,7 +51,16 @@ STANDINGS_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "Bullring standings of one variant (standings-<variant>.json)",
     "type": "object",
-    "required": ["schema", "variant", "title", "matches", "built_at", "rows", "series"],
+    "required": [
+        "schema",
+        "variant",
+        "title",
+        "matches",
+        "built_at",
+        "rows",
+        "series",
+        "head_to_head",
+    ],
     "additionalProperties": False,
     "properties": {
         "schema": {"const": STANDINGS_SCHEMA_ID},
@@ -75,6 +84,13 @@ STANDINGS_SCHEMA: dict[str, Any] = {
                     "wins",
                     "mean_score",
                     "fault_rate",
+                    "win_share",
+                    "mean_rank",
+                    "change",
+                    "change_over",
+                    "retired",
+                    "author",
+                    "description",
                 ],
                 "additionalProperties": False,
                 "properties": {
@@ -89,6 +105,19 @@ STANDINGS_SCHEMA: dict[str, Any] = {
                     "wins": _COUNT,
                     "mean_score": _NUMBER,
                     "fault_rate": {"type": "number", "minimum": 0},
+                    "win_share": {"type": "number", "minimum": 0, "maximum": 1},
+                    "mean_rank": {**_NUMBER, "description": "mean finishing rank, 1 = first"},
+                    "change": {
+                        **_NUMBER,
+                        "description": "change of mu - 3 sigma over the last change_over matches",
+                    },
+                    "change_over": _COUNT,
+                    "retired": {
+                        "type": "boolean",
+                        "description": "a newer version of the bot is registered",
+                    },
+                    "author": {"type": "string", "description": "from the bot's manifest"},
+                    "description": {"type": "string", "description": "from the bot's manifest"},
                 },
             },
         },
@@ -112,6 +141,101 @@ STANDINGS_SCHEMA: dict[str, Any] = {
                     },
                 },
             },
+        },
+        "head_to_head": {
+            "description": "each ordered pair of bots that met: bot's results against opponent",
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["bot", "opponent", "matches", "wins", "losses", "ties"],
+                "additionalProperties": False,
+                "properties": {
+                    "bot": {"type": "string"},
+                    "opponent": {"type": "string"},
+                    "matches": _COUNT,
+                    "wins": _COUNT,
+                    "losses": _COUNT,
+                    "ties": _COUNT,
+                },
+            },
+        },
+    },
+}
+
+VIEWER_SCHEMA_ID = "bullring.viewer/1"
+
+VIEWER_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Bullring replay viewer data (matches/<match>.replay.js, deflated and base64)",
+    "type": "object",
+    "required": [
+        "schema",
+        "match_id",
+        "variant",
+        "family",
+        "players",
+        "kinds",
+        "decisions",
+        "snapshots",
+    ],
+    "additionalProperties": False,
+    "properties": {
+        "schema": {"const": VIEWER_SCHEMA_ID},
+        "match_id": {"type": "string"},
+        "variant": {"type": "string"},
+        "family": {"type": "string"},
+        "players": {"type": "array", "items": {"type": "string", "description": "name@version"}},
+        "kinds": {"type": "array", "items": {"type": "string"}},
+        "decisions": {
+            "description": "[seat, kind (index into kinds), chosen option, ms, options "
+            "offered] and, when there is one, {fault, auto}",
+            "type": "array",
+            "items": {
+                "type": "array",
+                "prefixItems": [
+                    _COUNT,
+                    _COUNT,
+                    {
+                        "type": "array",
+                        "items": {"type": "integer"},
+                        "minItems": 1,
+                        "maxItems": 5,
+                        "description": "[kind, card, row, side, target], trailing defaults off",
+                    },
+                    {"type": "number", "minimum": 0},
+                    _COUNT,
+                    {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {
+                            "fault": {
+                                "type": "object",
+                                "required": ["kind"],
+                                "properties": {
+                                    "kind": {"type": "string"},
+                                    "detail": {"type": "string"},
+                                },
+                            },
+                            "auto": {"const": True},
+                        },
+                    },
+                ],
+                "minItems": 5,
+                "maxItems": 6,
+            },
+        },
+        "snapshots": {
+            "description": "the table at the deal, then the fields that changed after each "
+            "decision; an object value patches a list ({index: new item})",
+            "type": "array",
+            "minItems": 1,
+            "items": {"type": "object"},
+        },
+        "setup_faults": {"type": "array", "items": {"type": "object"}},
+        "logs": {
+            "description": "seat -> file name of the bot log tail the league kept",
+            "type": "object",
+            "additionalProperties": {"type": "string"},
         },
     },
 }
@@ -157,6 +281,13 @@ def standings_json(standings: VariantStandings, built_at: str) -> dict[str, Any]
                 "wins": r.wins,
                 "mean_score": r.mean_score,
                 "fault_rate": r.fault_rate,
+                "win_share": r.win_share,
+                "mean_rank": r.mean_rank,
+                "change": r.change,
+                "change_over": r.change_over,
+                "retired": r.retired,
+                "author": r.author,
+                "description": r.description,
             }
             for r in standings.rows
         ],
@@ -166,5 +297,16 @@ def standings_json(standings: VariantStandings, built_at: str) -> dict[str, Any]
                 "points": [[p.match_number, p.league_match, p.mu, p.sigma] for p in s.points],
             }
             for s in standings.series
+        ],
+        "head_to_head": [
+            {
+                "bot": p.bot,
+                "opponent": p.opponent,
+                "matches": p.matches,
+                "wins": p.wins,
+                "losses": p.losses,
+                "ties": p.ties,
+            }
+            for p in standings.head_to_head
         ],
     }

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,10 +22,9 @@ from typing import Any
 from leaderboard import paths
 from leaderboard.model import LeagueInfo, MatchSummary, ReplayLoader
 from leaderboard.pages import PageRenderer
-from leaderboard.viewer_data import viewer_script
-from sdk.game import PRESETS
+from leaderboard.viewer_data import family_of, viewer_script
 
-DATA_VERSION = 3  # bump when the data files' shape changes: every match is re-made
+DATA_VERSION = 4  # bump when the data files' shape changes: every match is re-made
 CACHE_FILE = f"{paths.MATCHES_DIR}/replays.cache.json"
 PARALLEL_FROM = 256  # matches before worker processes pay off
 CHUNK = 250
@@ -47,12 +46,6 @@ def perspectives(match: MatchSummary) -> list[dict[str, str]]:
         {"name": "referee" if seat < 0 else f"seat{seat}", "label": label(seat, players)}
         for seat in range(-1, len(players))
     ]
-
-
-def family_of(variant: str) -> str:
-    """The game family of a variant id ("6nimmt-pro:rounds=2" -> "6nimmt")."""
-    preset = PRESETS.get(variant.partition(":")[0])
-    return preset.family if preset else ""
 
 
 @dataclass(frozen=True)
@@ -85,11 +78,13 @@ def write_matches(job: Job) -> Done:
     done = Done([])
     for match, make in zip(job.matches, job.make_data, strict=True):
         has_data = True
+        logs = log_files(job.out, match.match_id, job.load_replay)
         if make:
             text = job.load_replay(match.match_id)
             has_data = text is not None
             if text is not None:
-                (job.out / paths.replay_script(match.match_id)).write_bytes(viewer_script(text))
+                script = viewer_script(text, logs)
+                (job.out / paths.replay_script(match.match_id)).write_bytes(script)
                 done.made += 1
         if has_data:
             done.with_data.append(match.match_id)
@@ -101,9 +96,28 @@ def write_matches(job: Job) -> Done:
             perspectives=perspectives(match) if has_data else [],
             replay_src=paths.replay_script(match.match_id).rsplit("/", 1)[-1],
             family=family_of(match.variant),
+            title=renderer.title_of(match.variant),
+            logs=logs,
         )
         (job.out / name).write_text(html, encoding="utf-8")
     return done
+
+
+def log_files(out: Path, match_id: str, loader: ReplayLoader) -> dict[int, str]:
+    """Write the bot log tails the league kept for a match, if it kept any, beside the
+    match's page; their file names by seat.
+
+    A loader that can read them has a ``logs(match_id)`` method returning each seat's log
+    tail as text (see from_store.StoreReplays); the viewer links a fault to its seat's file.
+    """
+    read = getattr(loader, "logs", None)
+    tails: Mapping[int, str] = read(match_id) if read is not None else {}
+    names: dict[int, str] = {}
+    for seat, tail in sorted(tails.items()):
+        name = paths.log_tail(match_id, seat)
+        (out / name).write_text(tail, encoding="utf-8")
+        names[seat] = name.rsplit("/", 1)[-1]
+    return names
 
 
 class MatchFiles:

@@ -21,6 +21,11 @@ class LeagueInfo:
     matches_played: int
     bots: int
     built_at: str  # ISO 8601, UTC
+    titles: tuple[tuple[str, str], ...] = ()  # (variant id, readable title)
+
+    def title_of(self, variant: str) -> str:
+        """The readable title of a variant id (the id itself if unknown)."""
+        return dict(self.titles).get(variant, variant)
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,17 @@ class StandingRow:
     wins: int  # matches finished at rank 1 (a shared first place counts)
     mean_score: float  # in the variant's own units (heads, or Hornochsen! points)
     fault_rate: float  # faults per match played (a match can hold several)
+    mean_rank: float = 0.0  # mean finishing rank (1 = first)
+    change: float = 0.0  # mu - 3 sigma now minus RECENT_CHANGE matches ago (or at its first)
+    change_over: int = 0  # how many of its matches `change` covers
+    retired: bool = False  # a newer version of the same bot is registered
+    author: str = ""
+    description: str = ""
+
+    @property
+    def win_share(self) -> float:
+        """Matches won (a shared first place counts) per match played."""
+        return self.wins / self.matches if self.matches else 0.0
 
 
 @dataclass(frozen=True)
@@ -72,6 +88,26 @@ class VariantStandings:
     matches: int
     rows: tuple[StandingRow, ...]
     series: tuple[RatingSeries, ...]
+    family: str = ""
+    head_to_head: tuple[PairRecord, ...] = ()  # every ordered pair of bots that met
+
+
+@dataclass(frozen=True)
+class PairRecord:
+    """How `bot` fared against `opponent` in the matches of a variant they both played
+    (pairwise by rank: a better rank is a win)."""
+
+    bot: str
+    opponent: str
+    matches: int
+    wins: int
+    losses: int
+    ties: int
+
+    @property
+    def share(self) -> float:
+        """Win share: (wins + ties / 2) / matches."""
+        return (self.wins + 0.5 * self.ties) / self.matches if self.matches else 0.0
 
 
 @dataclass(frozen=True)
@@ -138,6 +174,9 @@ class BotPage:
     recent_matches: tuple[MatchSummary, ...]  # newest first
     faults: tuple[FaultRecord, ...]  # newest first (capped by the builder)
     fault_kinds: Mapping[str, int]  # every fault of the bot, counted by kind
+    author: str = ""
+    description: str = ""
+    retired_by: str = ""  # the newest version's key when this version is retired
 
 
 ReplayLoader = Callable[[str], bytes | None]

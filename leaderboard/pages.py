@@ -29,6 +29,11 @@ class PageRenderer:
         self.league = league
         self.env = environment()
         self._templates: dict[str, jinja2.Template] = {}
+        self.env.globals["title_of"] = league.title_of
+
+    def title_of(self, variant: str) -> str:
+        """The readable title of a variant id."""
+        return self.league.title_of(variant)
 
     def render(self, name: str, template: str, **context: Any) -> str:
         """The HTML of page `name` (a site-relative path: links are made relative to it)."""

@@ -46,3 +46,13 @@ def replay_script(match_id: str) -> str:
 def match_list_page(number: int) -> str:
     """The `number`-th page (1-based) of the list of every match, newest first."""
     return f"{MATCHES_DIR}/list-{number}.html"
+
+
+def log_tail(match_id: str, seat: int) -> str:
+    """The tail of a seat's bot log in a match, where the league kept one."""
+    return f"{MATCHES_DIR}/{slug(match_id)}.seat{seat}.log.txt"
+
+
+def rules_page() -> str:
+    """Each game family's rules summary."""
+    return "rules.html"

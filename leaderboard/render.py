@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from leaderboard import charts, jsondata, paths
+from leaderboard import charts, jsondata, paths, rules
+from leaderboard.from_store import RECENT_CHANGE
 from leaderboard.match_files import MatchFiles
 from leaderboard.model import BotPage, MatchSummary, RatingSeries, Site, VariantStandings
 from leaderboard.pages import PageRenderer
@@ -79,7 +80,11 @@ def render_site(site: Site, out_dir: Path, workers: int = 0) -> Written:
             "standings.html",
             s=standings,
             chart=_standings_chart(standings),
+            rules=rules.BY_FAMILY.get(standings.family),
+            h2h={(p.bot, p.opponent): p for p in standings.head_to_head},
+            recent=RECENT_CHANGE,
         )
+    writer.page(paths.rules_page(), "rules.html", summaries=rules.SUMMARIES)
     for bot in site.bots:
         writer.page(paths.bot_page(bot.bot), "bot.html", b=bot, charts=_bot_charts(bot))
     newest_first = summaries[::-1]

@@ -44,7 +44,9 @@ BOTS = (
     REPO / "example_bots" / "random_bot" / "bot.toml",
     REPO / "example_bots" / "rules_bot" / "bot.toml",
     REPO / "tests" / "referee" / "bad_bots" / "illegal.toml",  # ILLEGAL faults, forfeited
+    REPO / "tests" / "leaderboard" / "bots" / "random_v2.toml",  # retires random_bot 1.0
 )
+RETIRED_BOT = "random_bot@1.0"
 FAULTY_BOT = "illegal"
 # The example bots answer in milliseconds: the clock is roomy enough that a loaded machine
 # never makes them time out, while the faulty bot costs nothing (its faults are instant).

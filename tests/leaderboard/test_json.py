@@ -12,9 +12,9 @@ import pytest
 
 from leaderboard import paths
 from leaderboard.build import BuildError, BuildReport, build_site
-from leaderboard.jsondata import LEAGUE_SCHEMA, STANDINGS_SCHEMA
+from leaderboard.jsondata import LEAGUE_SCHEMA, STANDINGS_SCHEMA, VIEWER_SCHEMA
 from referee.league.store import LeagueStore
-from tests.leaderboard.conftest import FAULTY_BOT
+from tests.leaderboard.conftest import FAULTY_BOT, RETIRED_BOT
 
 DOCS = Path(__file__).parents[2] / "docs" / "leaderboard.md"
 
@@ -54,6 +54,8 @@ def test_standings_json_is_valid_and_agrees_with_the_store(
                 assert (row["matches"], row["wins"]) == (standing.matches, standing.wins)
                 assert row["mean_score"] == pytest.approx(standing.mean_score)
                 assert row["fault_rate"] == pytest.approx(standing.faults / standing.matches)
+                assert row["retired"] == (row["bot"] == RETIRED_BOT)
+                assert row["win_share"] == pytest.approx(standing.wins / standing.matches)
             conservative = [r["conservative"] for r in data["rows"]]
             assert conservative == sorted(conservative, reverse=True)
             for series in data["series"]:
@@ -80,7 +82,7 @@ def test_a_broken_file_is_rejected_by_the_schema(site_dir: Path) -> None:
 def test_the_docs_hold_the_schemas_the_code_uses() -> None:
     text = DOCS.read_text(encoding="utf-8")
     blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, re.S)]
-    assert LEAGUE_SCHEMA in blocks and STANDINGS_SCHEMA in blocks
+    assert LEAGUE_SCHEMA in blocks and STANDINGS_SCHEMA in blocks and VIEWER_SCHEMA in blocks
 
 
 def test_a_rebuild_reuses_the_replay_data(built: BuildReport, store_path: Path) -> None:

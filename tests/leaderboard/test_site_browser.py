@@ -182,7 +182,9 @@ def test_replay_viewer_steps_and_matches_the_engine(
     assert shown_table(page)["step"] == total
     record = replay["decisions"][total - 1]
     text = page.text_content("#decision") or ""
-    assert f"{record['ms']:.1f} ms" in text and record["kind"] in text
+    assert f"{record['ms']:.1f} ms" in text and record["kind"] not in text  # words, no enum
+    assert text.startswith(f"Seat {record['seat']} (")
+    assert page.get_attribute("#decision", "data-kind") == record["kind"]
     assert problems.items == []
 
 
@@ -221,7 +223,7 @@ def test_a_seat_view_shows_what_the_seat_saw_and_no_hidden_card(
     listed = page.eval_on_selector_all("#decisions li", "ls => ls.map(l => l.textContent)")
     for record, text in zip(replay["decisions"], listed, strict=True):
         if record["seat"] != seat and record["kind"] == "PICK_CARD":
-            assert "chose face down" in text
+            assert "picked a card face down" in text
     other = next(n for n, r in enumerate(replay["decisions"]) if r["seat"] != seat)
     page.fill("#jump", str(other + 1))
     page.dispatch_event("#jump", "change")
