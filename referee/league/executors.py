@@ -10,7 +10,7 @@ records outcomes in the main process, in schedule order for ratings.
 * :class:`RayExecutor` (``--executor ray``): one Ray actor per worker, each with its own
   runner, on a local Ray instance or a cluster (``address``).
 
-A player is made by a :data:`PlayerFactory`, a picklable callable (a module-level
+A worker's player is made by a :data:`RunnerFactory`, a picklable callable (a module-level
 function or class) so that worker processes and Ray actors can build their own.
 """
 
@@ -52,10 +52,10 @@ class MatchPlayer(Protocol):
         ...
 
 
-PlayerFactory = Callable[[], MatchPlayer]
+RunnerFactory = Callable[[], MatchPlayer]
 
 
-class RefereePlayer:
+class RefereeRunner:
     """The real thing: :func:`referee.match.play_match` with one BotPool per worker."""
 
     def __init__(self) -> None:
@@ -94,7 +94,7 @@ class MatchAttempt:
 class MatchWorker:
     """One runner and its event loop: runs matches one after another."""
 
-    def __init__(self, factory: PlayerFactory) -> None:
+    def __init__(self, factory: RunnerFactory) -> None:
         self.loop = asyncio.new_event_loop()
         self.runner = factory()
 
@@ -178,7 +178,7 @@ def _on_term(signum: int, frame: Any) -> None:
     os._exit(128 + signum)
 
 
-def _init_local_worker(factory: PlayerFactory, parent: int) -> None:
+def _init_local_worker(factory: RunnerFactory, parent: int) -> None:
     global _worker
     _die_with_parent()
     if os.getppid() != parent:  # the league died before we could ask to follow it
@@ -201,7 +201,7 @@ def _run_in_local_worker(spec: MatchSpec) -> MatchAttempt:
     return _worker.run(spec)
 
 
-def _local_worker_main(connection: Connection, factory: PlayerFactory, parent: int) -> None:
+def _local_worker_main(connection: Connection, factory: RunnerFactory, parent: int) -> None:
     """A local worker process: play each match the league sends, answer its outcome."""
     _init_local_worker(factory, parent)
     try:
@@ -232,7 +232,7 @@ class LocalExecutor(Executor):
     name = "local"
     attempts = 2  # times a match is started before its worker's death is an error
 
-    def __init__(self, factory: PlayerFactory = RefereePlayer, workers: int = 0) -> None:
+    def __init__(self, factory: RunnerFactory = RefereeRunner, workers: int = 0) -> None:
         self.factory = factory
         self.workers = workers or (os.cpu_count() or 1)
         self._pool: ProcessPool[MatchSpec, MatchAttempt] | None = None
@@ -307,7 +307,7 @@ class RayExecutor(Executor):
 
     def __init__(
         self,
-        factory: PlayerFactory = RefereePlayer,
+        factory: RunnerFactory = RefereeRunner,
         workers: int = 0,
         address: str | None = None,
         num_cpus: int | None = None,
@@ -402,7 +402,7 @@ class RayExecutor(Executor):
 class _RayWorker:
     """The body of a Ray actor: a :class:`MatchWorker`."""
 
-    def __init__(self, factory: PlayerFactory) -> None:
+    def __init__(self, factory: RunnerFactory) -> None:
         self.worker = MatchWorker(factory)
 
     def run(self, spec: MatchSpec) -> MatchAttempt:
@@ -419,7 +419,7 @@ class _RayWorker:
 def make_executor(
     kind: str,
     workers: int,
-    factory: PlayerFactory = RefereePlayer,
+    factory: RunnerFactory = RefereeRunner,
     address: str | None = None,
 ) -> Executor:
     """The executor named in a league file or on the command line."""

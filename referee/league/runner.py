@@ -22,8 +22,8 @@ from referee.league.config import LeagueConfig, VariantConfig
 from referee.league.executors import (
     Executor,
     MatchAttempt,
-    PlayerFactory,
-    RefereePlayer,
+    RefereeRunner,
+    RunnerFactory,
     make_executor,
 )
 from referee.league.formats import (
@@ -229,7 +229,7 @@ class LeagueRunner:
         executor: Executor | None = None,
         store_path: Path | None = None,
         progress: Callable[[Progress], None] | None = None,
-        factory: PlayerFactory = RefereePlayer,
+        factory: RunnerFactory = RefereeRunner,
         lock_timeout: float = LOCK_TIMEOUT_S,
         new_key: bool = False,
     ) -> None:

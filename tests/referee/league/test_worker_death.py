@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from referee.league.config import RatingConfig, load_league
-from referee.league.executors import BUSY_TITLE, LocalExecutor, RefereePlayer
+from referee.league.executors import BUSY_TITLE, LocalExecutor, RefereeRunner
 from referee.league.ratings import replay_ratings
 from referee.league.runner import LeagueRunner
 from referee.league.store import LeagueStore
@@ -169,7 +169,7 @@ def state(pid: int) -> str:
     return ""
 
 
-class DiesOnThirdMatch(RefereePlayer):
+class DiesOnThirdMatch(RefereeRunner):
     """The real referee, in a worker that SIGKILLs itself whenever it starts match 3."""
 
     async def run(self, spec: MatchSpec) -> MatchResult:
