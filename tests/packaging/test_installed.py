@@ -7,7 +7,6 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
@@ -58,23 +57,17 @@ def test_pip_install_dot_runs_demo_and_bot_check(tmp_path: Path) -> None:
     made = run([sys.executable, "-m", "venv", str(venv)], tmp_path)
     assert made.returncode == 0, made.stderr
     python = venv / "bin" / "python"
-    # The dependencies come from this venv's site-packages (offline): a .pth line adds it
-    # after the fresh venv's own, and .pth files in it (this checkout's editable install)
-    # are not read, so `referee`, `sdk`... resolve to the installed copy only.
-    site = run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], tmp_path
-    )
-    (Path(site.stdout.strip()) / "deps.pth").write_text(sysconfig.get_path("purelib") + "\n")
-    pip = [str(python), "-m", "pip", "install", "-q", "--no-deps"]  # setuptools: pip's cache
+    # A real install with its dependencies (from pip's cache), so that the sandbox, which
+    # shows a bot only its own folder and this venv, finds everything the bots import.
+    pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     installed = run([*pip, str(source)], tmp_path)
     assert installed.returncode == 0, installed.stderr
     shutil.rmtree(source)  # nothing may be found through the copied tree
 
-    where = run(
-        [str(python), "-c", "import referee, example_bots; print(example_bots.__file__)"], tmp_path
-    )
-    bots = Path(where.stdout.strip()).parent
-    assert str(bots).startswith(str(venv)), where
+    ask = "import referee, example_bots; print(referee.__file__); print(example_bots.__file__)"
+    where = run([str(python), "-c", ask], tmp_path).stdout.split()
+    assert len(where) == 2 and all(path.startswith(str(venv)) for path in where), where
+    bots = Path(where[1]).parent
     assert (bots / "demo.toml").is_file() and (bots / "random_bot" / "bot.toml").is_file()
 
     bullring = str(venv / "bin" / "bullring")
