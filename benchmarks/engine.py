@@ -5,7 +5,13 @@ Scalar path: for every preset in sdk.game.PRESETS, ``new_game`` + ``GameState.pl
 bots' format). Besides games per second of wall time, the scalar path reports the time of
 one game in CPU milliseconds (``cpu ms``): on a shared machine it is the steadier figure.
 Batch path (6 nimmt! family): ``sixnimmt_batch.simulate_random`` from a new game, and
-``simulate_view`` from seat 0's view (a fresh determinization per game).
+``simulate_view`` from seat 0's view (a fresh determinization per game). Views
+(``--views``, on by default): one random game per preset and player count played through
+the public API, asking ``state.view(seat)`` of every pending seat before each decision
+(what the referee does); ``view us`` is the CPU time of one view in microseconds (its cost
+grows with the game's history unless views share it), ``views`` how many a game asks;
+the same is measured for whole 6 nimmt! games played to the end rule (the longest
+histories).
 
 Figures are printed, not asserted. Targets (2-core machine, one process): 6nimmt
 rounds=1, 4 players >= 40,000 games/s, 10 players >= 20,000 games/s.
@@ -20,13 +26,12 @@ import random
 import time
 from collections.abc import Callable
 
-from sdk.game import PRESETS, new_game
-from sdk.game.variants import FAMILY_OPTIONS
+from sdk.game import FAMILIES, PRESETS, new_game
 
 
 def quick_options(preset: str) -> dict[str, str]:
     family = PRESETS[preset].family
-    has_rounds = any(spec.name == "rounds" for spec in FAMILY_OPTIONS[family])
+    has_rounds = any(spec.name == "rounds" for spec in FAMILIES[family].options)
     return {"rounds": "1"} if has_rounds else {}
 
 
@@ -80,15 +85,41 @@ def batch(
     return rate(from_state, seconds), rate(from_view, seconds)
 
 
+def view_cost(
+    preset: str, players: int, options: dict[str, str], seconds: float
+) -> tuple[float, float]:
+    """Microseconds per ``state.view(seat)`` over random games asking every pending seat's
+    view before each decision, and views per game."""
+    views = 0
+    games = 0
+    spent = 0.0
+    while spent < seconds or games == 0:
+        state = new_game(preset, players, games, options)
+        rng = random.Random(games)
+        while not state.is_terminal():
+            for seat in state.pending():
+                start = time.process_time()
+                state.view(seat)
+                spent += time.process_time() - start
+                views += 1
+                options_now = state.legal_options(seat)
+                state.apply(seat, options_now[rng.randrange(len(options_now))])
+        games += 1
+    return 1e6 * spent / views, views / games
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     parser.add_argument("--preset", action="append", help="only these presets (repeatable)")
+    parser.add_argument(
+        "--no-views", dest="views", action="store_false", help="skip the view timing"
+    )
     args = parser.parse_args()
     presets = args.preset or list(PRESETS)
     print(
         f"{'preset':<16} {'options':<10} {'players':>7} {'scalar/s':>10} {'cpu ms':>7} "
-        f"{'batch/s':>10} {'batch view/s':>12}"
+        f"{'batch/s':>10} {'batch view/s':>12} {'view us':>8} {'views':>6}"
     )
     for name in presets:
         preset = PRESETS[name]
@@ -100,9 +131,22 @@ def main() -> None:
             if preset.family == "6nimmt":
                 state_rate, view_rate = batch(name, players, options, args.seconds)
                 batched = f"{state_rate:10,.0f}", f"{view_rate:12,.0f}"
+            viewed = "", ""
+            if args.views:
+                micros, per_game = view_cost(name, players, options, args.seconds / 2)
+                viewed = f"{micros:8.2f}", f"{per_game:6.0f}"
             print(
                 f"{name:<16} {label:<10} {players:>7} {speed:10,.0f} {1000 / cpu_rate:7.2f} "
-                f"{batched[0]:>10} {batched[1]:>12}",
+                f"{batched[0]:>10} {batched[1]:>12} {viewed[0]:>8} {viewed[1]:>6}",
+                flush=True,
+            )
+    if args.views and "6nimmt" in presets:
+        # A whole game to the end rule (several rounds): the longest histories.
+        for players in (4, 10):
+            micros, per_game = view_cost("6nimmt", players, {}, args.seconds)
+            print(
+                f"views, 6nimmt to the end rule, {players} players: "
+                f"{micros:.2f} us per view, {per_game:.0f} views per game",
                 flush=True,
             )
 

@@ -18,6 +18,7 @@ from leaderboard.build import build_site
 from referee.cli_errors import fail
 from referee.cli_league import load, run_with_progress, standings_json
 from referee.league.store import LeagueStore, StoreError, store_errors
+from referee.sandbox import NO_SANDBOX, available
 
 # example_bots is installed as plain files (not zipped), so its resources are real paths.
 DEMO_LEAGUE = Path(str(resources.files("example_bots").joinpath("demo.toml")))
@@ -30,6 +31,11 @@ def demo(
 ) -> None:
     """Run the demo league (example bots, every variant) and build its leaderboard."""
     config = load(league)
+    problem = available(config.sandbox) if config.sandbox.enabled else None
+    if problem is not None:
+        # The demo runs only the shipped example bots: it may do without the sandbox.
+        typer.echo(f"notice: the demo runs its example bots unsandboxed: {problem}", err=True)
+        config = config.with_overrides(sandbox=NO_SANDBOX)
     store = out / "league.sqlite"
     if store.exists():
         try:

@@ -10,9 +10,10 @@ from pathlib import Path
 from leaderboard.from_store import load_site
 from leaderboard.render import render_site
 from referee.league.store import LeagueStore, StoreError, store_errors
+from sdk.errors import BullringError
 
 
-class BuildError(ValueError):
+class BuildError(BullringError, ValueError):
     """The site cannot be built (missing or unreadable store, unwritable output)."""
 
 

@@ -1,7 +1,8 @@
 """Conformance check of a bot (``bullring bot check``): does it start, answer and play?
 
 The bot is started exactly as the referee starts it (:class:`referee.process.BotPool`:
-its manifest's command, a private Unix socket, resource limits). The check then
+its manifest's command in the sandbox, a private Unix socket, resource limits). The check
+then
 
 1. waits for grpc.health.v1 to report SERVING within the setup limit;
 2. calls Hello: the protocol version must be the referee's, the name non-empty and every
@@ -39,6 +40,7 @@ from referee.league.formats import league_match_id
 from referee.manifest import load_manifest
 from referee.match import DecisionRecord, play_match
 from referee.process import BotPool, BotStartError
+from referee.sandbox import SandboxConfig
 from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, MatchResult, MatchSpec
 from sdk.game import GameState
 from sdk.game.variants import PRESETS, check_players, parse_variant
@@ -333,16 +335,18 @@ async def check_bot(
     opponents: Sequence[BotSpec] | None = None,
     seed: int = 1,
     keep_going: bool = False,
+    sandbox: SandboxConfig | None = None,
     look: LeagueLook | None = None,
     strict_opponents: bool = True,
 ) -> CheckReport:
-    """Run the whole check on `spec` (see the module docstring); `look`: the league the
-    matches are made to look like (default: ids ``league-000001``..., a fresh key)."""
+    """Run the whole check on `spec` (see the module docstring), its processes in
+    `sandbox` (default: the default sandbox); `look`: the league the matches are made to
+    look like (default: ids ``league-000001``..., a fresh key)."""
     look = look or LeagueLook()
     started = time.monotonic()
     report = CheckReport(spec.name, spec.manifest, clock or ClockSpec())
     rivals = list(opponents) if opponents else default_opponents()
-    async with BotPool() as pool:
+    async with BotPool(sandbox=sandbox or SandboxConfig()) as pool:
         claimed = await check_hello(report, pool, spec)
         if claimed is not None:
             wanted = list(variants) if variants else claimed

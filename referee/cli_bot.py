@@ -9,6 +9,7 @@ import typer
 
 from referee import cli_check
 from referee.check import LeagueLook, default_opponents, hello_mismatches, run_check
+from referee.cli_errors import fail
 from referee.cli_league import LOCK_TIMEOUT_OPTION, load
 from referee.league.config import LeagueConfig
 from referee.league.runner import (
@@ -19,6 +20,7 @@ from referee.league.runner import (
 from referee.league.store import LeagueStore, store_errors
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout
 from referee.manifest import load_manifest
+from referee.sandbox import available
 from referee.spec import BotSpec
 
 app = typer.Typer(help="Submit bots to leagues.", no_args_is_help=True)
@@ -50,6 +52,7 @@ def check_plays(bot: BotSpec, config: LeagueConfig, store: Path) -> list[str]:
             variants=[variant.id],
             players=variant.seats,
             clock=config.clock,
+            sandbox=config.sandbox,
             opponents=roster if enough else [*roster, *default_opponents()],
             look=look,
             strict_opponents=False,
@@ -73,6 +76,15 @@ def submit(
     check_lock_timeout(lock_timeout)
     check_store(config, store_path)  # a store of another league or none: say so first
     bot = load_manifest(manifest)
+    # A submitted bot is untrusted: it is only ever started in the sandbox.
+    if not config.sandbox.enabled:
+        raise fail(
+            f"{league}: [sandbox] enabled = false, but bot submit starts an untrusted bot "
+            "only in the sandbox"
+        )
+    problem = available(config.sandbox)
+    if problem is not None:
+        raise fail(problem)
     typer.echo(f"checking {bot.key} (bullring bot check) on {len(config.variants)} variant(s)")
     problems = check_plays(bot, config, store_path)
     if problems:

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from referee.check import CheckReport, run_check
 from referee.cli_errors import CLOCK_FLAGS, fail, user_errors
+from referee.cli_play import NO_SANDBOX_HELP, local_sandbox
 from referee.limits import MAX_CHECK_GAMES, check_clock
 from referee.manifest import resolve_bot
 from referee.spec import ClockSpec
@@ -81,6 +82,7 @@ def check(
         bool, typer.Option("--keep-going", help="Check every variant even after a failure")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON")] = False,
+    no_sandbox: Annotated[bool, typer.Option("--no-sandbox", help=NO_SANDBOX_HELP)] = False,
 ) -> None:
     """Check that a bot starts, says hello and plays every variant it claims without faults.
 
@@ -97,6 +99,7 @@ def check(
         check_clock(clock, CLOCK_FLAGS)
         if games > MAX_CHECK_GAMES:
             raise fail(f"--games: must be at most {MAX_CHECK_GAMES}, not {games:,}")
+        sandbox = local_sandbox(no_sandbox, [bot, *(opponents or [])])
     console = Console(stderr=as_json, highlight=False)
     if not as_json:
         console.print(f"checking {bot.key} ...")
@@ -109,6 +112,7 @@ def check(
         opponents=opponents,
         seed=seed,
         keep_going=keep_going,
+        sandbox=sandbox,
     )
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))

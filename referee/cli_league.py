@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from pathlib import Path
@@ -15,10 +16,11 @@ from rich.table import Table
 
 from referee.cli_errors import fail
 from referee.league.config import EXECUTORS, LeagueConfig, load_league
-from referee.league.executors import make_executor
+from referee.league.executors import RefereeRunner, make_executor
 from referee.league.runner import LeagueRunner, LeagueSummary, Progress
 from referee.league.store import LeagueStore, StoreError, store_errors
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout, check_parallel
+from referee.sandbox import available
 
 PIPED_WIDTH = 160  # columns of the standings when not printed to a terminal (none cut)
 
@@ -46,8 +48,10 @@ def run_with_progress(
     lock_timeout: float = LOCK_TIMEOUT_S,
     new_key: bool = False,
 ) -> LeagueSummary:
-    """Run a league, drawing a progress bar (matches done, rate, time left) on stderr."""
-    runner_executor = make_executor(executor, config.workers, address=address)
+    """Run a league, drawing a progress bar (matches done, rate, time left) on stderr.
+    Its bots run in the league file's sandbox (see :func:`require_sandbox`)."""
+    factory = functools.partial(RefereeRunner, config.sandbox)
+    runner_executor = make_executor(executor, config.workers, factory, address=address)
     with Bar(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -76,6 +80,21 @@ def run_with_progress(
         )
         with store_errors(store, lock_timeout):
             return runner.run()
+
+
+def require_sandbox(config: LeagueConfig) -> None:
+    """Fail closed: exit 2 naming what is missing if the league's bots would need the
+    sandbox and it cannot run here. A league file's ``enabled = false`` is said aloud."""
+    if not config.sandbox.enabled:
+        typer.echo(
+            "notice: [sandbox] enabled = false: the bots run without the sandbox, with the "
+            "referee's own rights",
+            err=True,
+        )
+    elif any(bot.command for bot in config.bots):
+        problem = available(config.sandbox)
+        if problem is not None:
+            raise fail(problem)
 
 
 def _duration(seconds: float) -> str:
@@ -110,6 +129,7 @@ def run(
     kind = executor or config.executor
     if kind not in EXECUTORS:
         raise fail(f"--executor: {kind!r} is not one of: {', '.join(EXECUTORS)}")
+    require_sandbox(config)
     ray_address = address or config.ray_address
     try:
         check_lock_timeout(lock_timeout)

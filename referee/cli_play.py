@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -12,11 +13,35 @@ from referee import replay as replay_file
 from referee.cli_errors import CLOCK_FLAGS, fail, user_errors
 from referee.limits import check_clock
 from referee.manifest import resolve_bot
-from referee.match import new_match_id, play_match
-from referee.spec import ClockSpec, MatchSpec
+from referee.match import MatchObserver, new_match_id, play_match
+from referee.process import BotPool
+from referee.sandbox import NO_SANDBOX, SandboxConfig, available
+from referee.spec import BotSpec, ClockSpec, MatchResult, MatchSpec
 from referee.trace import TracePrinter
 from sdk.game import parse_variant
 from sdk.game.variants import check_players
+
+NO_SANDBOX_HELP = "Run the bots without the sandbox (debugging a bot you trust: your own)"
+
+
+def local_sandbox(no_sandbox: bool, bots: Sequence[BotSpec]) -> SandboxConfig:
+    """The sandbox of a command run by hand: the default one, or none with --no-sandbox.
+    Fail closed: exit 2 naming what is missing if a bot needs it and it cannot run here."""
+    if no_sandbox or not any(bot.command for bot in bots):  # endpoints run outside it
+        return NO_SANDBOX
+    sandbox = SandboxConfig()
+    problem = available(sandbox)
+    if problem is not None:
+        raise fail(f"{problem} (or --no-sandbox, for bots you trust)")
+    return sandbox
+
+
+async def play_in(
+    match: MatchSpec, sandbox: SandboxConfig, observer: MatchObserver | None
+) -> MatchResult:
+    """Play one match in its own pool of `sandbox`ed processes, all gone when it returns."""
+    async with BotPool(sandbox=sandbox) as pool:
+        return await play_match(match, pool, observer)
 
 
 def play(
@@ -34,12 +59,14 @@ def play(
     max_faults: Annotated[int, typer.Option(help="Faults before a seat is forfeited")] = 3,
     replay_out: Annotated[Path | None, typer.Option(help="Write the replay (.json/.gz)")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final table")] = False,
+    no_sandbox: Annotated[bool, typer.Option("--no-sandbox", help=NO_SANDBOX_HELP)] = False,
 ) -> None:
     """Play one match and print it step by step."""
     with user_errors():
         spec = parse_variant(variant)
         check_players(spec.preset, len(bot))
         bots = tuple(resolve_bot(b) for b in bot)
+        sandbox = local_sandbox(no_sandbox, bots)
         if seat is not None and not 0 <= seat < len(bots):
             raise fail(f"--seat {seat}: seats are 0..{len(bots) - 1}")
         clock = ClockSpec(
@@ -54,7 +81,7 @@ def play(
         printer = TracePrinter(seat=seat)
         if quiet:
             printer.on_step = lambda state, records: None  # type: ignore[method-assign]
-        result = asyncio.run(play_match(match, observer=printer))
+        result = asyncio.run(play_in(match, sandbox, printer))
         if replay_out is not None:
             replay_file.save(result.replay, replay_out)
             printer.console.print(f"replay written to {replay_out}")

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import zlib
 
+from sdk.errors import BullringError
+
 GZIP_MAGIC = b"\x1f\x8b"
 CHUNK = 1 << 20  # output made per step
 
 
-class DecompressError(ValueError):
+class DecompressError(BullringError, ValueError):
     """Data that is not valid compressed data, is cut short, or inflates past the cap."""
 
 

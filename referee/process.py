@@ -1,10 +1,12 @@
 """Bot processes: start, limit, wait until SERVING, kill; and a pool that leases them.
 
-Each bot runs as a child process in its own process group (session), listening on a
-private Unix socket in a private temporary folder (mode 0700), with its stdout and
-stderr captured to a bounded log and resource limits applied before its code runs (see
-:mod:`referee.launch`). :meth:`BotProcess.stop` kills the whole group (SIGTERM, a short
-grace, SIGKILL) and reaps it, whatever happened.
+Each bot runs as a child process in the sandbox (:mod:`referee.sandbox`: bubblewrap, a uid
+and a cgroup of its own), listening on a Unix socket in its private folder, with its
+stdout and stderr captured to a bounded log and resource limits applied before its code
+runs (see :mod:`referee.launch`). :meth:`BotProcess.stop` kills the whole tree (every
+process of its cgroup), reaps it and removes its cgroup and files, whatever happened.
+Unsandboxed (``SandboxConfig(enabled=False)``, for bots you trust), it runs in a process
+group of its own, which stop kills (SIGTERM, a short grace, SIGKILL).
 
 A :class:`BotPool` starts bots on demand and leases a process to one seat of one match
 at a time, so two seats of the same bot never share a process (no collusion through
@@ -35,6 +37,14 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from referee import grpc_tuning
 from referee.manifest import expand_command
+from referee.sandbox import (
+    BotSandbox,
+    BotStartRefused,
+    SandboxConfig,
+    bwrap_path,
+    ensure_available,
+    private_folder,
+)
 from referee.spec import BotSpec, FaultKind
 from sdk.errors import BullringError
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
@@ -72,10 +82,11 @@ def channel_options() -> list[tuple[str, int]]:
 
 @dataclass(frozen=True)
 class ProcessLimits:
-    """Resource limits of a bot process (None: no limit) and how its output is kept.
+    """Resource limits of each bot process (None: no limit) and how its output is kept.
 
     ``processes`` is RLIMIT_NPROC, which Linux counts per user (threads included) and does
-    not apply to root; it is a fork-bomb guard, not an exact count.
+    not apply to root; sandboxed, each process has a uid of its own, so it binds, but the
+    cgroup's process limit (``SandboxConfig.processes``) is the one that counts.
     """
 
     address_space_mb: int | None = 2048
@@ -85,6 +96,7 @@ class ProcessLimits:
     log_bytes: int = 1 * MIB
     stop_grace_s: float = 0.5
     log_dir: str | None = None  # keep each bot's log there; default: deleted with the process
+    watchdog_exit_s: float = 5.0  # sandboxed: how long stop waits for the watchdog to go
 
 
 class BotStartError(BullringError):
@@ -128,14 +140,31 @@ class _LogSink:
 class BotProcess:
     """One running bot process (see the module docstring)."""
 
-    def __init__(self, spec: BotSpec, limits: ProcessLimits) -> None:
+    def __init__(
+        self, spec: BotSpec, limits: ProcessLimits, sandbox: SandboxConfig | None = None
+    ) -> None:
+        """Start `spec` in the sandbox `sandbox` (None or disabled: unsandboxed).
+
+        SandboxUnavailable if the sandbox cannot run here; BotStartError (UNAVAILABLE) if
+        this bot cannot be sandboxed as its manifest says."""
         if not spec.command:
             raise ValueError(f"bot {spec.name} has no command to start")
         self.spec = spec
         self.limits = limits
-        self.tmpdir = Path(tempfile.mkdtemp(prefix="bullring-bot-"))
-        os.chmod(self.tmpdir, 0o700)
-        self.socket_path = self.tmpdir / "bot.sock"
+        self.box: BotSandbox | None = None
+        if sandbox is not None and sandbox.enabled:
+            ensure_available(sandbox)
+            bwrap = bwrap_path(sandbox)
+            assert bwrap is not None  # ensure_available found it
+            try:
+                self.box = BotSandbox(spec, sandbox, bwrap)
+            except BotStartRefused as exc:
+                raise BotStartError(FaultKind.UNAVAILABLE, str(exc)) from None
+            self.tmpdir = self.box.private
+            self.socket_path = self.box.socket_link
+        else:
+            self.tmpdir = private_folder(tempfile.gettempdir())  # mode 0700
+            self.socket_path = self.tmpdir / "bot.sock"
         self.address = f"unix:{self.socket_path}"
         log_dir = Path(limits.log_dir) if limits.log_dir else self.tmpdir
         log_dir.mkdir(parents=True, exist_ok=True)
@@ -148,16 +177,21 @@ class BotProcess:
         self._channel_loop: asyncio.AbstractEventLoop | None = None
         self.hello: pb.HelloReply | None = None
         self.started_at = time.monotonic()
-        self.popen = subprocess.Popen(
-            self._argv(),
-            cwd=spec.workdir,
-            env=self._env(),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            close_fds=True,
-        )
+        try:
+            self.popen = subprocess.Popen(
+                self._argv(),
+                cwd="/" if self.box is not None else spec.workdir,
+                env=self._env(),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                close_fds=True,
+            )
+        except BaseException:
+            if self.box is not None:
+                self.box.clean_up()
+            raise
         assert self.popen.stdout is not None
         self._log = _LogSink(self.popen.stdout, self.log_path, limits.log_bytes)
 
@@ -167,22 +201,20 @@ class BotProcess:
 
     def _argv(self) -> list[str]:
         lim = self.limits
-
-        def num(value: int | None, scale: int = 1) -> str:
-            return str(value * scale) if value else "0"
-
-        return [
-            sys.executable,
-            "-I",
-            "-S",
-            str(LAUNCHER),
-            num(lim.address_space_mb, MIB),
-            num(lim.file_size_mb, MIB),
-            num(lim.processes),
-            num(lim.cpu_seconds),
-            "--",
-            *expand_command(self.spec.command),
-        ]
+        options = ["--rlimit", "CORE", "0"]
+        for name, value in (
+            ("AS", lim.address_space_mb and lim.address_space_mb * MIB),
+            ("FSIZE", lim.file_size_mb and lim.file_size_mb * MIB),
+            ("NPROC", lim.processes),
+            ("CPU", lim.cpu_seconds),
+        ):
+            if value:
+                options += ["--rlimit", name, str(value)]
+        command = expand_command(self.spec.command)
+        if self.box is not None:
+            return self.box.launch_argv(LAUNCHER, options, command)
+        options += ["--private", str(self.tmpdir)]  # removed if the referee dies
+        return [sys.executable, "-I", "-S", str(LAUNCHER), *options, "--", *command]
 
     def _env(self) -> dict[str, str]:
         env = {k: os.environ[k] for k in ENV_PASSTHROUGH if k in os.environ}
@@ -192,7 +224,7 @@ class BotProcess:
         env.update(self.spec.env)
         env["BULLRING_LISTEN"] = self.address
         env["BULLRING_REFEREE_PID"] = str(os.getpid())  # for the launcher only (it removes it)
-        return env
+        return self.box.env(env) if self.box is not None else env
 
     def alive(self) -> bool:
         return self.popen.poll() is None
@@ -210,8 +242,21 @@ class BotProcess:
         return f"exited with code {code}"
 
     def exit_fault(self) -> tuple[FaultKind, str]:
-        """The fault a dead process is recorded as, and why: CRASH with how it ended."""
-        return FaultKind.CRASH, f"process {self.exit_description()}"
+        """The fault a dead process is recorded as, and why: RESOURCE if it ran into a
+        limit (the sandbox's memory, process or /tmp limit, the file-size or CPU-time
+        rlimit), else CRASH; with how it ended ("killed by SIGKILL", "exited with code 1")."""
+        why = f"process {self.exit_description()}"
+        hit = self.box.limit_hit() if self.box is not None else None
+        if hit is not None:
+            return FaultKind.RESOURCE, f"{hit}; {why}"
+        code = self.popen.poll()
+        if code == -signal.SIGXFSZ:
+            mb = self.limits.file_size_mb
+            return FaultKind.RESOURCE, f"disk: a file went over the {mb} MiB file-size limit; {why}"
+        if code == -signal.SIGXCPU:
+            seconds = self.limits.cpu_seconds
+            return FaultKind.RESOURCE, f"cpu: it used up its {seconds} s of CPU time; {why}"
+        return FaultKind.CRASH, why
 
     def log_tail(self, max_chars: int = 2000) -> str:
         """The end of the bot's captured output (also after stop)."""
@@ -233,7 +278,7 @@ class BotProcess:
     async def wait_ready(self, timeout_s: float) -> None:
         """Wait until the bot's health service reports SERVING (BotStartError if not)."""
         end = time.monotonic() + timeout_s
-        while not self.socket_path.exists():
+        while not self._listening():
             if not self.alive():
                 raise self._crash_error("before listening")
             if time.monotonic() >= end:
@@ -246,17 +291,30 @@ class BotProcess:
                 raise
             raise self._crash_error("before SERVING") from None
 
+    def _listening(self) -> bool:
+        """Whether the bot's socket is there (sandboxed: bound by the bot itself)."""
+        if self.box is None:
+            return self.socket_path.exists()
+        try:
+            return self.box.socket_ready()
+        except BotStartRefused as exc:
+            raise BotStartError(FaultKind.UNAVAILABLE, str(exc)) from None
+
     def _crash_error(self, when: str) -> BotStartError:
+        kind, why = self.exit_fault()
         tail = self.log_tail(500).strip().replace("\n", " | ")
-        return BotStartError(
-            FaultKind.CRASH, f"{self.exit_description()} {when}" + (f": {tail}" if tail else "")
-        )
+        return BotStartError(kind, f"{why} {when}" + (f": {tail}" if tail else ""))
 
     def stop(self) -> None:
-        """Kill the process group (SIGTERM, grace, SIGKILL), reap it, remove its files."""
+        """Kill the process tree, reap it, remove its cgroup and files. Sandboxed: SIGKILL
+        to every process of its cgroup; unsandboxed: to its process group (SIGTERM, grace,
+        SIGKILL)."""
         if self._stopped:
             return
         self._stopped = True
+        if self.box is not None:
+            self._stop_sandboxed(self.box)
+            return
         try:
             self._signal_group(signal.SIGTERM)
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -272,6 +330,19 @@ class BotProcess:
             else:
                 self.socket_path.unlink(missing_ok=True)
                 shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+    def _stop_sandboxed(self, box: BotSandbox) -> None:
+        try:
+            box.kill()
+            try:  # the watchdog reaps the tree, then exits
+                self.popen.wait(self.limits.watchdog_exit_s)
+            except subprocess.TimeoutExpired:
+                self.popen.kill()
+                self.popen.wait()
+        finally:
+            self._log.join(1.0)
+            self.last_log = self.log_tail()
+            box.clean_up()
 
     def _signal_group(self, sig: signal.Signals) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -342,13 +413,21 @@ class BotPool:
     """Starts bots on demand and leases each process to one match seat at a time.
 
     Use ``async with BotPool() as pool`` (or call :meth:`close`): every process it started
-    is killed and reaped on close.
+    is killed and reaped on close. It raises SandboxUnavailable if its sandbox cannot run
+    here (fail closed: it never falls back to running bots unsandboxed).
     """
 
     limits: ProcessLimits = field(default_factory=ProcessLimits)
+    # The sandbox of every process it starts (on by default; NO_SANDBOX: bots you trust).
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig)
     _idle: dict[str, list[BotProcess]] = field(default_factory=dict)
     _all: set[BotProcess] = field(default_factory=set)
     started: int = 0  # processes started so far (for tests and statistics)
+
+    def __post_init__(self) -> None:
+        # Check the sandbox now (once per process), not within a match's setup time.
+        if self.sandbox.enabled:
+            ensure_available(self.sandbox)
 
     async def lease(self, spec: BotSpec, timeout_s: float) -> BotLease:
         """A ready process for `spec` (idle or newly started); BotStartError if none."""
@@ -361,7 +440,7 @@ class BotPool:
             if process.alive():
                 return BotLease(spec, process.address, process, fresh=False)
             await self._discard(process)
-        process = await asyncio.to_thread(BotProcess, spec, self.limits)
+        process = await asyncio.to_thread(BotProcess, spec, self.limits, self.sandbox)
         self._all.add(process)
         self.started += 1
         try:

@@ -13,11 +13,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.spec import FaultKind
+from sdk.errors import BullringError
 
 MAX_PLAYERS = 64  # far above every preset's seats; keeps a bad count from sizing loops
 
 
-class ShapeError(ValueError):
+class ShapeError(BullringError, ValueError):
     """A replay field that is missing or has the wrong type; the message names it."""
 
 

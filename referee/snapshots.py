@@ -20,25 +20,29 @@ other field is public (the same in every view): :func:`seat_view`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sdk.game import GameState, HornochsenRow
+from sdk.game import GameState, HornochsenRow, View
 
 Json = Any
 Snapshot = dict[str, Json]
 
 SEAT_OWN_FIELDS = ("specials", "own_x_pile", "own_pile", "own_pile_specials")
 """View fields a seat fills with what only it knows of its own (empty for seat -1)."""
+REFEREE_FIELDS = ("all_x_piles", "all_specials", "all_piles", "all_pile_specials")
+"""Fields only the referee's view fills: every seat's own fields at once. A snapshot leaves
+them out (it holds each seat's own fields already); a seat's view has them empty."""
 
-_LEFT_OUT = frozenset({"header", "hand"})
+_LEFT_OUT = frozenset({"header", "hand", *REFEREE_FIELDS})
 _FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 
-def _fields(kind: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _fields(kind: type[View]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(shared fields, seat-own fields) of a view type, cached."""
     if kind not in _FIELDS:
-        names = [n for n in kind.__dataclass_fields__ if n not in _LEFT_OUT]  # type: ignore[attr-defined]
+        names = [f.name for f in dataclasses.fields(kind) if f.name not in _LEFT_OUT]
         own = tuple(n for n in names if n in SEAT_OWN_FIELDS)
         _FIELDS[kind] = (tuple(n for n in names if n not in own), own)
     return _FIELDS[kind]
@@ -48,15 +52,14 @@ def _json(value: object) -> Json:
     """A view field as JSON: numbers and bools as they are (enums as their number), tuples
     as lists, a Hornochsen! row as ``[cards, x2, plus5]``."""
     kind = type(value)
-    if kind is tuple:
-        items: tuple[object, ...] = value  # type: ignore[assignment]
-        if items and _plain(items):
-            return list(items)
-        return [_json(item) for item in items]
     if kind is int or kind is bool:
         return value
-    if kind is HornochsenRow:
-        return [list(value.cards), value.x2, value.plus5]  # type: ignore[attr-defined]
+    if isinstance(value, tuple):  # a view's tuples are plain tuples (no named tuples)
+        if value and _plain(value):
+            return list(value)
+        return [_json(item) for item in value]
+    if isinstance(value, HornochsenRow):
+        return [list(value.cards), value.x2, value.plus5]
     if isinstance(value, int):  # an IntEnum (Hornochsen! specials)
         return int(value)
     return value
@@ -76,7 +79,7 @@ def _plain(items: tuple[object, ...]) -> bool:
 def snapshot(state: GameState) -> Snapshot:
     """The table of `state` right now (see the module docstring)."""
     view = state.view(-1)
-    header = view.header  # type: ignore[attr-defined]
+    header = view.header
     shared, own = _fields(type(view))
     data: Snapshot = {
         "round": header.round,
@@ -123,17 +126,18 @@ def seat_view(snap: Mapping[str, Json], seat: int) -> Snapshot:
     return data
 
 
-def view_fields(view: object) -> Snapshot:
-    """A seat's view (seat >= 0) in snapshot form, without the header's constants."""
-    header = view.header  # type: ignore[attr-defined]
+def view_fields(view: View) -> Snapshot:
+    """A seat's view (seat >= 0) in snapshot form, without the header's constants (and
+    the referee-only fields, always empty in a seat's view)."""
+    header = view.header
     data: Snapshot = {
         "round": header.round,
         "scores": list(header.scores),
         "to_move": list(header.to_move),
     }
-    for name in view.__dataclass_fields__:  # type: ignore[attr-defined]
-        if name != "header":
-            data[name] = _json(getattr(view, name))
+    for field in dataclasses.fields(view):
+        if field.name != "header" and field.name not in REFEREE_FIELDS:
+            data[field.name] = _json(getattr(view, field.name))
     return data
 
 

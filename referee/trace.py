@@ -24,6 +24,7 @@ from sdk.game import (
     Option,
     SixNimmtView,
     Special,
+    View,
     XNimmtView,
 )
 
@@ -111,12 +112,12 @@ class TracePrinter:
 
     # --- state ------------------------------------------------------------------------
 
-    def view_of(self, state: GameState) -> object:
+    def view_of(self, state: GameState) -> View:
         return state.view(-1 if self.seat is None else self.seat)
 
     def print_events(self, state: GameState) -> None:
         view = self.view_of(state)
-        history: tuple[Event, ...] = view.header.history  # type: ignore[attr-defined]
+        history = view.header.history
         for event in history[self.seen_events :]:
             text = self.describe_event(event)
             if text:
@@ -147,7 +148,8 @@ class TracePrinter:
         if k == EventKind.SPECIAL:
             return f"seat {e.seat} plays {Special(e.card).name} on row {e.row + 1}"
         if k == EventKind.COLLECT:
-            return f"seat {e.seat} collects row {e.row + 1}: {_cards(e.cards)}"
+            specials = "".join(f" + {Special(k).name}" for k in e.specials)
+            return f"seat {e.seat} collects row {e.row + 1}: {_cards(e.cards)}{specials}"
         if k == EventKind.END_TURN:
             return ""
         return f"round {e.round} ends: round scores {_cards(e.cards)}"
@@ -169,7 +171,7 @@ class TracePrinter:
             lines += [f"hand of seat {s}: {_cards(h)}" for s, h in enumerate(hands)]
         elif self.seat is not None:
             lines.append(f"my hand: {_cards(getattr(view, 'hand', ()))}")
-        scores = view.header.scores  # type: ignore[attr-defined]
+        scores = view.header.scores
         lines.append("scores: " + "  ".join(f"{s}:{v}" for s, v in enumerate(scores)))
         for line in lines:
             self.console.print(f"    {line}", style="dim" if line.startswith("scores") else None)

@@ -10,6 +10,7 @@ with :func:`play_local` (see docs/sdk.md).
 from typing import TYPE_CHECKING
 
 from sdk.bot import Bot, BotFactory, InvalidChoice
+from sdk.errors import BullringError
 from sdk.game import (
     PRESETS,
     DecisionKind,
@@ -50,6 +51,7 @@ __all__ = [
     "PRESETS",
     "Bot",
     "BotFactory",
+    "BullringError",
     "DecisionClock",
     "DecisionKind",
     "ElevenNimmtView",

@@ -19,6 +19,7 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import SupportsIndex
 
+from sdk.errors import BullringError
 from sdk.game.core import Option
 from sdk.game.views import View
 from sdk.match import DecisionClock, MatchInfo, MatchOutcome
@@ -56,7 +57,7 @@ BotFactory = Callable[[], Bot]
 """Makes a fresh bot for one session: usually the Bot subclass itself."""
 
 
-class InvalidChoice(ValueError):
+class InvalidChoice(BullringError, ValueError):
     """decide() returned something that is not one of the offered options."""
 
 

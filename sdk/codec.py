@@ -17,7 +17,9 @@ from typing import Any, TypeVar, cast
 
 from google.protobuf.message import DecodeError, Message
 
+from sdk.errors import BullringError
 from sdk.game.core import DecisionKind, Event, EventKind, Option, OptionKind, Side, ViewHeader
+from sdk.game.history import History
 from sdk.game.views import (
     ElevenNimmtView,
     HornochsenRow,
@@ -33,7 +35,7 @@ PROTOCOL_VERSION = 1
 """The protocol version this SDK speaks (bullring.v1 PROTOCOL_VERSION_1)."""
 
 
-class CodecError(ValueError):
+class CodecError(BullringError, ValueError):
     """A message that does not describe a valid game-model value."""
 
 
@@ -100,6 +102,7 @@ def event_to_proto(event: Event) -> pb.Event:
         target=event.target,
         cards=event.cards,
         round=event.round,
+        specials=event.specials,
     )
 
 
@@ -108,7 +111,17 @@ def event_from_proto(msg: pb.Event) -> Event:
     side = _SIDES.get(msg.side)
     if kind is None or side is None:
         raise CodecError(f"unknown event kind {msg.kind} or side {msg.side}")
-    return Event(kind, msg.seat, msg.card, msg.row, side, msg.target, tuple(msg.cards), msg.round)
+    return Event(
+        kind,
+        msg.seat,
+        msg.card,
+        msg.row,
+        side,
+        msg.target,
+        tuple(msg.cards),
+        msg.round,
+        tuple(msg.specials),
+    )
 
 
 def header_to_proto(header: ViewHeader) -> pb.Header:
@@ -209,15 +222,16 @@ def _tag(field_number: int) -> bytes:
 
 
 _HISTORY_CACHE_LIMIT = 10_000
-_history_cache: dict[int, tuple[tuple[Event, ...], bytes]] = {}
+_history_cache: dict[int, tuple[Sequence[Event], bytes]] = {}
 
 
-def _history_records(history: tuple[Event, ...]) -> bytes:
+def _history_records(history: Sequence[Event]) -> bytes:
     """The wire records of a whole history, reusing the longest known prefix.
 
     The views of one game repeat a growing history, so the records of the last history
     seen with the same first event are reused when they are a prefix of this one (checked
-    by value: equal events have equal records), and only the new events are added.
+    by value: equal events have equal records; two windows on one engine's event log
+    (sdk.game.history) compare in constant time), and only the new events are added.
     """
     if not history:
         return b""
@@ -255,7 +269,7 @@ def _history_record(event: Event) -> bytes:
     return record
 
 
-def header_from_proto(msg: pb.Header, history: tuple[Event, ...] | None = None) -> ViewHeader:
+def header_from_proto(msg: pb.Header, history: Sequence[Event] | None = None) -> ViewHeader:
     """The header a message describes (`history`: already decoded, see ViewDecoder)."""
     return ViewHeader(
         variant=msg.variant,
@@ -266,7 +280,9 @@ def header_from_proto(msg: pb.Header, history: tuple[Event, ...] | None = None) 
         scores=tuple(msg.scores),
         to_move=tuple(msg.to_move),
         decision=_enum(_DECISION_KINDS, msg.decision, "decision kind") if msg.decision else None,
-        history=(tuple([event_from_proto(e) for e in msg.history]) if history is None else history),
+        history=(
+            History([event_from_proto(e) for e in msg.history]) if history is None else history
+        ),
     )
 
 
@@ -331,6 +347,7 @@ def _x_to_proto(v: XNimmtView) -> pb.XNimmtView:
         pending_card=v.pending_card,
         taken=v.taken,
         all_hands=_cards_list(v.all_hands),
+        all_x_piles=_cards_list(v.all_x_piles),
     )
 
 
@@ -349,6 +366,7 @@ def _x_from_proto(header: ViewHeader, m: pb.XNimmtView) -> XNimmtView:
         pending_card=m.pending_card,
         taken=tuple(m.taken),
         all_hands=_cards_tuple(m.all_hands),
+        all_x_piles=_cards_tuple(m.all_x_piles),
     )
 
 
@@ -395,6 +413,9 @@ def _hornochsen_to_proto(v: HornochsenView) -> pb.HornochsenView:
         own_pile_specials=v.own_pile_specials,
         steps_this_turn=v.steps_this_turn,
         all_hands=_cards_list(v.all_hands),
+        all_specials=_cards_list(v.all_specials),
+        all_piles=_cards_list(v.all_piles),
+        all_pile_specials=_cards_list(v.all_pile_specials),
     )
 
 
@@ -411,6 +432,9 @@ def _hornochsen_from_proto(header: ViewHeader, m: pb.HornochsenView) -> Hornochs
         own_pile_specials=tuple(m.own_pile_specials),
         steps_this_turn=m.steps_this_turn,
         all_hands=_cards_tuple(m.all_hands),
+        all_specials=_cards_tuple(m.all_specials),
+        all_piles=_cards_tuple(m.all_piles),
+        all_pile_specials=_cards_tuple(m.all_pile_specials),
     )
 
 
@@ -484,7 +508,7 @@ class ViewDecoder:
     __slots__ = ("_events", "_records")
 
     def __init__(self) -> None:
-        self._events: tuple[Event, ...] = ()
+        self._events: list[Event] = []  # append-only: decoded views hold windows on it
         self._records: bytes | None = b""  # None: unknown (after a delta)
 
     def decode(self, msg: pb.View, history_offset: int = 0) -> View:
@@ -495,7 +519,7 @@ class ViewDecoder:
             history = self._history(header)
         return _game_from_proto(msg, header_from_proto(header, history))
 
-    def _extend(self, entries: Sequence[pb.Event], offset: int) -> tuple[Event, ...]:
+    def _extend(self, entries: Sequence[pb.Event], offset: int) -> History:
         """The events this session has before `offset`, then the decoded `entries`."""
         known = self._events
         if offset > len(known):
@@ -503,12 +527,12 @@ class ViewDecoder:
                 f"history offset {offset} beyond the {len(known)} events this session was sent"
             )
         if offset < len(known):
-            known = known[:offset]
-        self._events = known + tuple([event_from_proto(e) for e in entries])
+            known = self._events = known[:offset]  # a new list: older views keep theirs
+        known.extend([event_from_proto(e) for e in entries])
         self._records = None
-        return self._events
+        return History.window(known)
 
-    def _history(self, header: pb.Header) -> tuple[Event, ...]:
+    def _history(self, header: pb.Header) -> History:
         entries = header.history
         known = len(self._events)
         wire = header.SerializeToString()
@@ -516,16 +540,16 @@ class ViewDecoder:
             tail = entries[known:]
             tail_records = b"".join([_record(e.SerializeToString()) for e in tail])
             if _is_history_suffix(wire, self._records + tail_records):
-                self._events += tuple([event_from_proto(e) for e in tail])
+                self._events.extend([event_from_proto(e) for e in tail])
                 self._records += tail_records
-                return self._events
-        events = tuple([event_from_proto(e) for e in entries])
+                return History.window(self._events)
+        events = [event_from_proto(e) for e in entries]
         records = b"".join([_record(e.SerializeToString()) for e in entries])
         if _is_history_suffix(wire, records):
             self._events, self._records = events, records
         else:
-            self._events, self._records = (), b""
-        return events
+            self._events, self._records = [], b""
+        return History.window(events)
 
 
 def _is_history_suffix(wire: bytes, records: bytes) -> bool:

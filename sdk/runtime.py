@@ -31,6 +31,7 @@ from grpc_reflection.v1alpha import reflection
 
 from sdk import codec
 from sdk.bot import Bot, BotFactory, InvalidChoice, choice_index
+from sdk.errors import BullringError
 from sdk.match import DecisionClock
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
@@ -220,7 +221,7 @@ def bind(server: grpc.Server, listen: str) -> str:
     return f"{host}:{bound}"
 
 
-class ListenError(RuntimeError):
+class ListenError(BullringError, RuntimeError):
     """The server could not listen on the requested address."""
 
 

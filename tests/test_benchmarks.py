@@ -18,7 +18,8 @@ CASES = {
         ["--concurrency", "1", "--matches", "1", "--rounds", "1"],
         "refereed / fan-out echo",
     ),
-    "league": (["--matches", "12", "--executor", "local"], "matches/s"),
+    "league": (["--matches", "12", "--executor", "local"], "of the unsandboxed rate"),
+    "sandbox": (["--starts", "1"], "to SERVING, sandboxed"),
     "grpc_streams": (["--steps", "20", "--rounds", "1", "--matches", "1"], "stream / unary"),
     "leaderboard": (["--matches", "12", "--distinct", "4"], "cold build of 12 matches"),
     "strength": (

@@ -36,6 +36,7 @@ def test_the_readme_bot_plays_locally(tmp_path: Path) -> None:
 
 def test_the_readme_bot_plays_a_refereed_match_from_its_manifest(tmp_path: Path) -> None:
     manifest = write_readme_bot(tmp_path)
+    tmp_path.chmod(0o755)  # as a user's folder is: the sandboxed bot's uid reads its folder
     command = [
         str(Path(sys.executable).parent / "bullring"),
         "play",

@@ -24,6 +24,7 @@ from referee.limits import (
     parallel_problem,
     safe_name_problem,
 )
+from referee.sandbox import SandboxConfig
 from referee.spec import BotSpec, ClockSpec
 from sdk.errors import BullringError
 from sdk.game.core import RulesError
@@ -98,6 +99,7 @@ class LeagueConfig:
     variants: tuple[VariantConfig, ...]
     clock: ClockSpec = field(default_factory=ClockSpec)
     rating: RatingConfig = field(default_factory=RatingConfig)
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig)
 
     @property
     def workers(self) -> int:
@@ -146,7 +148,7 @@ _LEAGUE_KEYS = {
     "ray_address",
     "batch",
 }
-_TOP_KEYS = {"league", "bots", "variants", "clock", "rating"}
+_TOP_KEYS = {"league", "bots", "variants", "clock", "rating", "sandbox"}
 _BOT_KEYS = {"manifest", "endpoint", "name", "version"}
 _VARIANT_KEYS = {"id", "options", "seats", "games", "format"}
 
@@ -302,6 +304,73 @@ def parse_league(
         variants=variants,
         clock=clock,
         rating=rating,
+        sandbox=_sandbox(r, data.get("sandbox", {})),
+    )
+
+
+_SANDBOX_KEYS = {
+    "enabled",
+    "memory_mb",
+    "processes",
+    "cpus",
+    "tmp_mb",
+    "uids",
+    "bwrap",
+    "read_only",
+    "writable",
+}
+_SANDBOX_MAX_MB = 1 << 20  # 1 TiB
+_MAX_UID = (1 << 32) - 2  # (uid_t)-1 means "no change" to the kernel
+
+
+def _sandbox(r: _Reader, data: Any) -> SandboxConfig:
+    """The ``[sandbox]`` table: how bots are confined (docs/leagues.md)."""
+    table = r.table(data, "sandbox", _SANDBOX_KEYS)
+    d = SandboxConfig()
+    memory_mb = r.integer(table, "memory_mb", "sandbox", d.memory_mb, 16)
+    tmp_mb = r.integer(table, "tmp_mb", "sandbox", d.tmp_mb, 1)
+    for key, value in (("memory_mb", memory_mb), ("tmp_mb", tmp_mb)):
+        if value > _SANDBOX_MAX_MB:
+            raise r.fail(f"sandbox.{key}", f"must be at most {_SANDBOX_MAX_MB}, not {value}")
+    processes = r.integer(table, "processes", "sandbox", d.processes, 4)
+    if processes > 1_000_000:
+        raise r.fail("sandbox.processes", f"must be at most 1000000, not {processes}")
+    cpus = r.number(table, "cpus", "sandbox", d.cpus, True)
+    if cpus > 4096:
+        raise r.fail("sandbox.cpus", f"must be at most 4096, not {cpus}")
+    uids = table.get("uids", list(d.uids))
+    if (
+        not isinstance(uids, list)
+        or len(uids) != 2
+        or not all(isinstance(u, int) and not isinstance(u, bool) for u in uids)
+        or not 1000 <= uids[0] <= uids[1] <= _MAX_UID
+    ):
+        raise r.fail(
+            "sandbox.uids",
+            f"must be [first, last] host uids, 1000 <= first <= last <= {_MAX_UID}, "
+            "that no user of the host has",
+        )
+    bwrap = table.get("bwrap")
+    if bwrap is not None and (not isinstance(bwrap, str) or not bwrap.strip()):
+        raise r.fail("sandbox.bwrap", "must be the path of the bwrap executable")
+    paths: dict[str, list[str]] = {}
+    for key in ("read_only", "writable"):
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(
+            isinstance(p, str) and os.path.isabs(p) for p in value
+        ):
+            raise r.fail(f"sandbox.{key}", "must be a list of absolute paths")
+        paths[key] = value
+    return SandboxConfig(
+        enabled=_flag(r, table, "enabled", "sandbox", d.enabled),
+        memory_mb=memory_mb,
+        processes=processes,
+        cpus=cpus,
+        tmp_mb=tmp_mb,
+        uids=(uids[0], uids[1]),
+        bwrap=bwrap,
+        read_only=tuple(paths["read_only"]),
+        writable=tuple(paths["writable"]),
     )
 
 

@@ -30,11 +30,16 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
-from typing import Any, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from referee.league.local_pool import Done, ProcessPool
 from referee.league.store import compress_replay
+from referee.sandbox import SandboxConfig
 from referee.spec import MatchResult, MatchSpec
+
+if TYPE_CHECKING:
+    from referee.process import ProcessLimits
 
 
 class MatchPlayer(Protocol):
@@ -56,12 +61,16 @@ RunnerFactory = Callable[[], MatchPlayer]
 
 
 class RefereeRunner:
-    """The real thing: :func:`referee.match.play_match` with one BotPool per worker."""
+    """The real thing: :func:`referee.match.play_match` with one BotPool per worker, its
+    bots in `sandbox` (default: the default sandbox) with `limits`. A factory for another
+    sandbox: ``functools.partial(RefereeRunner, sandbox)`` (picklable)."""
 
-    def __init__(self) -> None:
-        from referee.process import BotPool
+    def __init__(
+        self, sandbox: SandboxConfig | None = None, limits: ProcessLimits | None = None
+    ) -> None:
+        from referee.process import BotPool, ProcessLimits
 
-        self.pool = BotPool()
+        self.pool = BotPool(limits or ProcessLimits(), sandbox or SandboxConfig())
 
     async def run(self, spec: MatchSpec) -> MatchResult:
         from referee.match import play_match
@@ -115,9 +124,11 @@ class MatchWorker:
             self.loop.close()
 
     def kill_children(self) -> None:
+        # SIGTERM: a sandboxed bot's watchdog then kills its tree and removes its cgroup
+        # and files; an unsandboxed bot's watchdog kills its group once the worker is gone.
         for pid in self.runner.child_pids():
             with contextlib.suppress(OSError):
-                os.killpg(pid, signal.SIGKILL)
+                os.killpg(pid, signal.SIGTERM)
 
 
 class Executor(abc.ABC):
@@ -158,11 +169,16 @@ IDLE_TITLE = "bullring-idle"
 
 
 def set_title(title: str) -> None:
-    """Linux: name this process (its main thread) in ps and /proc/PID/comm, so that an
-    operator (or a test) can tell a worker playing a match from an idle one."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_NAME, ctypes.c_char_p(title.encode()[:15]), 0, 0, 0)
+    """Linux: name this process in ps and /proc/PID/comm, so that an operator (or a test)
+    can tell a worker playing a match from an idle one. The main thread is named, from
+    whichever thread calls (a Ray actor runs its calls in another thread); threads started
+    meanwhile keep their own names."""
+    try:
+        Path("/proc/self/comm").write_text(title[:15])
+    except OSError:
+        with contextlib.suppress(OSError, AttributeError):  # not Linux: the calling thread
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_NAME, ctypes.c_char_p(title.encode()[:15]), 0, 0, 0)
 
 
 def _die_with_parent() -> None:

@@ -26,6 +26,8 @@ from multiprocessing.connection import wait
 from multiprocessing.context import SpawnContext, SpawnProcess
 from typing import Any, Generic, TypeVar
 
+from sdk.errors import BullringError
+
 Task = TypeVar("Task")
 Result = TypeVar("Result")
 
@@ -69,7 +71,7 @@ def exit_text(code: int | None) -> str:
     return f"exited with code {code}"
 
 
-class PoolError(RuntimeError):
+class PoolError(BullringError, RuntimeError):
     """The pool cannot run tasks at all (its workers die as soon as they start)."""
 
 

@@ -13,6 +13,7 @@ store, :mod:`referee.league.keyfile`); workers get those seeds, never the key.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -229,7 +230,7 @@ class LeagueRunner:
         executor: Executor | None = None,
         store_path: Path | None = None,
         progress: Callable[[Progress], None] | None = None,
-        factory: RunnerFactory = RefereeRunner,
+        factory: RunnerFactory | None = None,
         lock_timeout: float = LOCK_TIMEOUT_S,
         new_key: bool = False,
     ) -> None:
@@ -238,6 +239,8 @@ class LeagueRunner:
         self.key: bytes | None = None  # read by prepare()
         self.store_path = store_path or config.store
         self.lock_timeout = lock_timeout
+        # By default the referee runs the bots in the league file's sandbox.
+        factory = factory or functools.partial(RefereeRunner, config.sandbox)
         self.executor = executor or make_executor(
             config.executor, config.workers, factory, config.ray_address
         )

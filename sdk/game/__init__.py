@@ -1,6 +1,8 @@
 """The game model: rules of every variant, views, legal options and fast simulation.
 
 Pure Python, no I/O and no gRPC: the referee, the SDK runtime and every bot share it.
+Every family (``FAMILIES``) is a :class:`Family` value exported by its engine module;
+``new_game``, ``from_position`` and ``from_view`` start a game of any of them.
 """
 
 from sdk.game.core import (
@@ -19,9 +21,14 @@ from sdk.game.core import (
     ranks_from_scores,
 )
 from sdk.game.variants import (
+    FAMILIES,
     PRESETS,
+    Family,
+    Position,
     Preset,
     VariantSpec,
+    family_of,
+    from_position,
     from_view,
     new_game,
     parse_variant,
@@ -36,17 +43,20 @@ from sdk.game.views import (
 )
 
 __all__ = [
+    "FAMILIES",
     "PRESETS",
     "DecisionKind",
     "ElevenNimmtView",
     "Event",
     "EventKind",
+    "Family",
     "GameState",
     "HornochsenRow",
     "HornochsenView",
     "Option",
     "OptionKind",
     "Policy",
+    "Position",
     "Preset",
     "RulesError",
     "Side",
@@ -56,6 +66,8 @@ __all__ = [
     "View",
     "ViewHeader",
     "XNimmtView",
+    "family_of",
+    "from_position",
     "from_view",
     "new_game",
     "parse_variant",

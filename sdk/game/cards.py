@@ -1,6 +1,6 @@
 """Card values: bull heads of the 6 nimmt! family, and Hornochsen!'s green/red heads.
 
-Hornochsen!'s table is not published; the project's table (RULES.md) lives here only,
+Hornochsen!'s table is not published; the project's table (docs/rules.md) lives here only,
 so it is easy to replace.
 """
 

@@ -21,10 +21,21 @@ import enum
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Generic, NamedTuple, Self
+
+from typing_extensions import TypeVar
+
+from sdk.errors import BullringError
+
+if TYPE_CHECKING:
+    from sdk.game.family import Position
+    from sdk.game.views import View
+
+ViewT_co = TypeVar("ViewT_co", bound="View", covariant=True, default="View")
+"""The view type of a GameState (a bare ``GameState`` is ``GameState[View]``: any view)."""
 
 
-class RulesError(ValueError):
+class RulesError(BullringError, ValueError):
     """A request the rules do not allow (bad variant, player count, option or move)."""
 
 
@@ -117,7 +128,7 @@ class EventKind(enum.IntEnum):
     NEW_PILE = 8  # 11 nimmt!: a new pile started with `card` (at index `row`)
     BULL = 9  # 11 nimmt!: `seat` got a bull card (from the supply, or from `target`)
     SPECIAL = 10  # Hornochsen!: `seat` put special `card` on `row`
-    COLLECT = 11  # Hornochsen!: `seat` collected `row` (`cards`, plus its specials)
+    COLLECT = 11  # Hornochsen!: `seat` collected `row`: bull `cards` and `specials`
     END_TURN = 12  # a multi-step turn ended
     ROUND_END = 13  # `cards` holds each seat's score for the round, in seat order
 
@@ -134,6 +145,7 @@ class Event:
     target: int = -1
     cards: tuple[int, ...] = ()
     round: int = 0
+    specials: tuple[int, ...] = ()  # COLLECT: the special cards collected (Special values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +160,20 @@ class ViewHeader:
     scores: tuple[int, ...]  # running totals, one per seat, as the scoresheet shows them
     to_move: tuple[int, ...]  # seats with a pending decision
     decision: DecisionKind | None  # this seat's pending decision, if any
-    history: tuple[Event, ...] = field(default=())
+    history: Sequence[Event] = field(default=())
+    """The public history: a :class:`~sdk.game.history.History` (a read-only window on the
+    game's event log, shared by every view, equal to the tuple of its events)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    """The table as a round ended, before the next round was dealt (see
+    :meth:`GameState.round_ends`)."""
+
+    round: int
+    scores: tuple[int, ...]  # each seat's points of this round (its ROUND_END event's cards)
+    totals: tuple[int, ...]  # each seat's score after it, as scores() gave it then
+    places: Mapping[str, tuple[int, ...]]  # card_locations() at that moment
 
 
 Policy = Callable[["GameState", int, Sequence[Option], random.Random], Option]
@@ -162,14 +187,33 @@ def random_policy(
     return options[rng.randrange(len(options))]
 
 
-class GameState(abc.ABC):
+class GameState(abc.ABC, Generic[ViewT_co]):
     """The full state of one game, with the rules that move it forward.
 
-    A state is mutable; :meth:`clone` gives an independent copy for simulation.
+    Generic in its view type: ``SixNimmtState`` is a ``GameState[SixNimmtView]``, so
+    ``state.view(seat)`` is typed; a bare ``GameState`` is one of any family, and its
+    ``view()`` gives the :data:`~sdk.game.views.View` union.
+
+    A state is mutable; :meth:`clone` gives an independent copy for simulation. Every
+    engine clones the same way: the attributes named in :attr:`COPY_LISTS` and
+    :attr:`COPY_NESTED` are copied, every other attribute (in the instance dict or in
+    ``__slots__``) is shared (it must be immutable, or replaced rather than changed in
+    place).
     """
 
     variant: str
     players: int
+    history: list[Event]
+    """The public history, append-only: views hold windows on it (sdk.game.history)."""
+
+    finished_rounds: tuple[RoundEnd, ...] = ()
+    """The ends of the rounds before this one (immutable; an engine adds one with
+    :meth:`record_round_end` when a round that is not the last one ends)."""
+
+    COPY_LISTS: ClassVar[tuple[str, ...]] = ()
+    """Attributes holding a list (or anything with ``copy()``) of immutable items."""
+    COPY_NESTED: ClassVar[tuple[str, ...]] = ()
+    """Attributes holding a list of lists: each inner list is copied too."""
 
     @abc.abstractmethod
     def pending(self) -> tuple[int, ...]:
@@ -188,8 +232,8 @@ class GameState(abc.ABC):
         """Apply `seat`'s choice; RulesError if the seat is not pending or it is illegal."""
 
     @abc.abstractmethod
-    def view(self, seat: int) -> object:
-        """What `seat` may see (a per-family view dataclass); seat -1: everything."""
+    def view(self, seat: int) -> ViewT_co:
+        """What `seat` may see (the family's view dataclass); seat -1: everything."""
 
     @abc.abstractmethod
     def is_terminal(self) -> bool:
@@ -199,9 +243,34 @@ class GameState(abc.ABC):
     def scores(self) -> list[int]:
         """Each seat's score so far (final once terminal), in the variant's own units."""
 
+    def clone(self) -> Self:
+        """An independent copy (see the class docstring for what is copied)."""
+        cls = type(self)
+        shared = _SHARED_SLOTS.get(cls)
+        if shared is None:
+            shared = _SHARED_SLOTS[cls] = _shared_slots(cls)
+        other = object.__new__(cls)
+        state = self.__dict__.copy()
+        for name in self.COPY_LISTS:
+            if name in state:
+                state[name] = state[name].copy()
+            else:
+                setattr(other, name, getattr(self, name).copy())
+        for name in self.COPY_NESTED:
+            if name in state:
+                state[name] = [inner.copy() for inner in state[name]]
+            else:
+                setattr(other, name, [inner.copy() for inner in getattr(self, name)])
+        for name in shared:
+            setattr(other, name, getattr(self, name))
+        other.__dict__.update(state)
+        return other
+
     @abc.abstractmethod
-    def clone(self) -> GameState:
-        """An independent deep copy."""
+    def position(self) -> Position:
+        """The table as a family-independent explicit position (only at the start of a
+        turn; RulesError otherwise): ``sdk.game.from_position(state.position())`` continues
+        exactly as this state does (its history aside)."""
 
     @abc.abstractmethod
     def card_locations(self) -> dict[str, list[int]]:
@@ -213,6 +282,31 @@ class GameState(abc.ABC):
     @abc.abstractmethod
     def higher_is_better(self) -> bool:
         """True when the highest score wins (Hornochsen!); False for fewest heads."""
+
+    def round_ends(self) -> tuple[RoundEnd, ...]:
+        """The end of every round played to its end so far, in order: the table as the
+        round ended (``card_locations()``), its points and the totals, read before the next
+        round is dealt (which happens inside the ``apply()`` that ends a round). The last
+        round's end is the final table, once the game is over."""
+        if not self.is_terminal():
+            return self.finished_rounds
+        return (*self.finished_rounds, self._round_end())
+
+    def record_round_end(self) -> None:
+        """Keep the table of the round that has just ended (its ROUND_END event is the last
+        event of the history), before the next round is dealt."""
+        self.finished_rounds = (*self.finished_rounds, self._round_end())
+
+    def _round_end(self) -> RoundEnd:
+        last = self.history[-1] if self.history else None
+        if last is None or last.kind != EventKind.ROUND_END:
+            raise RulesError("no round has just ended")
+        return RoundEnd(
+            round=last.round,
+            scores=last.cards,
+            totals=tuple(self.scores()),
+            places={place: tuple(cards) for place, cards in self.card_locations().items()},
+        )
 
     def ranks(self) -> list[int]:
         """1-based ranks from the scores; equal scores share the better rank."""
@@ -227,6 +321,21 @@ class GameState(abc.ABC):
                 return self.scores()
             for seat in seats:
                 self.apply(seat, choose(self, seat, self.legal_options(seat), rng))
+
+
+_SHARED_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _shared_slots(cls: type[GameState]) -> tuple[str, ...]:
+    """The slots (an engine may keep its state in ``__slots__`` for speed) a clone shares:
+    every slot of the class and its bases but those it copies."""
+    copied = {*cls.COPY_LISTS, *cls.COPY_NESTED}
+    names: list[str] = []
+    for klass in cls.__mro__:
+        for name in klass.__dict__.get("__slots__", ()):
+            if name not in copied and name not in names:
+                names.append(name)
+    return tuple(names)
 
 
 def ranks_from_scores(scores: Sequence[int], higher_is_better: bool) -> list[int]:

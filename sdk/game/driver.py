@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from sdk.game.core import GameState, Option
 from sdk.game.views import View
@@ -36,8 +36,7 @@ def asks(state: GameState) -> list[Ask]:
     """Every pending seat's ask, in seat order, all taken from the table as it stands (no
     choice of this step is applied yet). Empty when the game is over."""
     return [
-        Ask(seat, cast(View, state.view(seat)), tuple(state.legal_options(seat)))
-        for seat in state.pending()
+        Ask(seat, state.view(seat), tuple(state.legal_options(seat))) for seat in state.pending()
     ]
 
 

@@ -1,4 +1,4 @@
-"""11 nimmt! (seed 004, RULES.md): play onto piles within 10 above the top, or take a pile.
+"""11 nimmt! (docs/rules.md, "11 nimmt!"): play onto piles within 10 above the top, or take a pile.
 
 Scores are penalty points counted as positive numbers (the rulebook's "negative points"
 with the sign dropped), so fewest points wins and ``higher_is_better`` is False.
@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from sdk.game.cards import HEADS
 from sdk.game.core import (
@@ -30,6 +31,7 @@ from sdk.game.core import (
 from sdk.game.engine_support import (
     fill_hands,
     make_header,
+    position_history,
     require_distinct,
     require_legal,
     require_pending,
@@ -37,9 +39,10 @@ from sdk.game.engine_support import (
     round_rng,
     shared_event,
 )
-from sdk.game.views import ElevenNimmtView
+from sdk.game.family import Family, Position, Preset
+from sdk.game.views import ElevenNimmtView, View
 
-FAMILY = "11nimmt"
+NAME = "11nimmt"
 DECK = range(1, 101)
 HAND_SIZE = 10
 BULL_CARDS = 10
@@ -124,10 +127,23 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-class ElevenNimmtState(GameState):
+class ElevenNimmtState(GameState[ElevenNimmtView]):
     """A game of 11 nimmt!. Build one with :func:`new_game` or :meth:`from_position`."""
 
-    def __init__(self, players: int, seed: int, variant: str = FAMILY) -> None:
+    COPY_LISTS = (
+        "totals",
+        "_tops",
+        "deck",
+        "unused",
+        "bulls",
+        "start_tops",
+        "plays",
+        "steal_targets",
+        "history",
+    )
+    COPY_NESTED = ("hands", "piles")
+
+    def __init__(self, players: int, seed: int, variant: str = NAME) -> None:
         self.variant = variant
         self.players = players
         self.seed = seed
@@ -165,10 +181,13 @@ class ElevenNimmtState(GameState):
         round_number: int = 1,
         starter: int = 0,
         seed: int = 0,
-        variant: str = FAMILY,
+        variant: str = NAME,
     ) -> ElevenNimmtState:
         """A state at the start of `turn`'s turn. Piles are listed bottom card first, the
-        deck top card first; cards in no given place are out of play ("unused")."""
+        deck top card first (as ``card_locations()`` lists them); cards in no given place
+        are out of play ("unused"). The history tells the position as if it had been played:
+        ``ROUND_START`` (each pile's bottom card), then a ``PLACE`` by seat -1 and an
+        ``END_TURN`` for every further pile card."""
         players = len(hands)
         if not 2 <= players <= 7:
             raise RulesError(f"11 nimmt! is for 2 to 7 players, not {players}")
@@ -196,26 +215,14 @@ class ElevenNimmtState(GameState):
         placed = {c for cards in places.values() for c in cards}
         state.unused = [c for c in DECK if c not in placed]
         # The history shows the cards beneath the tops as if played before this turn.
-        state.history.append(
-            Event(
-                EventKind.ROUND_START,
-                seat=starter,
-                cards=tuple(p[0] for p in piles),
-                round=round_number,
-            )
-        )
-        for index, pile in enumerate(piles):
-            for card in pile[1:]:
-                state.history.append(
-                    Event(EventKind.PLACE, card=card, row=index, round=round_number)
-                )
-                state.history.append(Event(EventKind.END_TURN, round=round_number))
+        state.history = position_history(piles, round_number, turn_ends=True)
+        state.history[0] = replace(state.history[0], seat=starter)
         state._begin_turn(turn)
         return state
 
     def _deal(self) -> None:
         cards = list(DECK)
-        round_rng(FAMILY, self.seed, self.round).shuffle(cards)
+        round_rng(NAME, self.seed, self.round).shuffle(cards)
         self.hands = [
             sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(self.players)
         ]
@@ -316,28 +323,27 @@ class ElevenNimmtState(GameState):
             else:
                 return self.scores()
 
-    def clone(self) -> ElevenNimmtState:
-        other = ElevenNimmtState.__new__(ElevenNimmtState)
-        other.__dict__.update(self.__dict__)
-        other.totals = list(self.totals)
-        other.hands = [list(h) for h in self.hands]
-        other.piles = [list(p) for p in self.piles]
-        other._tops = list(self._tops)
-        other.deck = list(self.deck)
-        other.unused = list(self.unused)
-        other.bulls = list(self.bulls)
-        other.start_tops = list(self.start_tops)
-        other.plays = list(self.plays)
-        other.steal_targets = list(self.steal_targets)
-        other.history = list(self.history)
-        return other
-
     def card_locations(self) -> dict[str, list[int]]:
         places = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}
         places.update({f"pile {p}": list(pile) for p, pile in enumerate(self.piles)})
-        places["deck"] = list(self.deck)
+        places["deck"] = self.deck[::-1]  # top card first, as from_position takes it
         places["unused"] = list(self.unused)
         return places
+
+    def position(self) -> Position:
+        """The table at the start of a turn, before its first card."""
+        if self.phase is not Phase.PLAY or self.plays:
+            raise RulesError("a position is taken at the start of a turn, before any play")
+        return Position(
+            variant=self.variant,
+            places=self.card_locations(),
+            round=self.round,
+            totals=tuple(self.totals),
+            turn=self.turn,
+            starter=self.starter,
+            bulls=tuple(self.bulls),
+            seed=self.seed,
+        )
 
     def view(self, seat: int) -> ElevenNimmtView:
         require_seat(self.players, seat)
@@ -532,6 +538,7 @@ class ElevenNimmtState(GameState):
             self.phase = Phase.OVER
             self.start_tops, self.plays = [], []
             return
+        self.record_round_end()
         self.round += 1
         self.starter = next_starter(self.totals, self.starter)
         self.unused = []
@@ -581,12 +588,39 @@ def public_piles(events: Sequence[Event], players: int) -> tuple[list[list[int]]
     return piles, known
 
 
-def from_view(view: ElevenNimmtView, rng: random.Random) -> ElevenNimmtState:
+def from_position(position: Position) -> ElevenNimmtState:
+    """A state from a family-independent :class:`Position` (places as ``card_locations``
+    names them: piles bottom card first, the deck top card first; a given ``unused`` must
+    be every card found nowhere else)."""
+    position.require_places(("hand", "pile", "deck", "unused"))
+    FAMILY.preset(position.variant)
+    players = position.players()
+    state = ElevenNimmtState.from_position(
+        position.indexed("hand", players),
+        position.indexed("pile"),
+        position.places.get("deck", ()),
+        turn=position.turn,
+        bulls=position.bulls or None,
+        totals=position.totals or None,
+        round_number=position.round,
+        starter=position.turn if position.starter is None else position.starter,
+        seed=position.seed,
+        variant=position.variant,
+    )
+    unused = position.places.get("unused")
+    if unused is not None and sorted(unused) != state.unused:
+        raise RulesError("the unused cards must be exactly the cards found in no other place")
+    return state
+
+
+def from_view(view: View, rng: random.Random) -> ElevenNimmtState:
     """A full state consistent with `view`: hidden hand cards and the deck order sampled.
 
     The public history tells every card beneath the pile tops and which taken cards are in
     each hand; everything else unseen is shuffled among the other hands and the deck.
     """
+    if not isinstance(view, ElevenNimmtView):
+        raise RulesError(f"not an 11 nimmt! view: {type(view).__name__}")
     header = view.header
     seat, players = header.seat, header.players
     events = [e for e in header.history if e.round == header.round]
@@ -626,3 +660,16 @@ def from_view(view: ElevenNimmtView, rng: random.Random) -> ElevenNimmtState:
         state.phase = Phase.STEAL
         state.steal_targets = steal_targets(state.bulls, state.turn)
     return state
+
+
+FAMILY = Family(
+    name=NAME,
+    title="11 nimmt!",
+    options=(),
+    presets=(Preset("11nimmt", NAME, {}, 2, 7, "11 nimmt!"),),
+    view_type=ElevenNimmtView,
+    new_game=new_game,
+    from_position=from_position,
+    from_view=from_view,
+)
+"""The 11 nimmt! family: its presets and constructors (see sdk.game.variants)."""

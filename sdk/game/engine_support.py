@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 
 from sdk.game.core import DecisionKind, Event, EventKind, Option, RulesError, Side, ViewHeader
+from sdk.game.history import History
 
 _EVENT_CACHE: dict[tuple[int, int, int, int, int, int], Event] = {}
 _EVENT_CACHE_LIMIT = 200_000
@@ -28,6 +29,27 @@ def shared_event(kind: EventKind, seat: int, card: int, row: int, side: Side, rn
         event = Event(kind, seat=seat, card=card, row=row, side=side, round=rnd)
         _EVENT_CACHE[key] = event
     return event
+
+
+def position_history(
+    rows: Sequence[Sequence[int]],
+    round_number: int,
+    *,
+    further: bool = True,
+    turn_ends: bool = False,
+) -> list[Event]:
+    """The history an explicit position starts with: the table as if it had come about by
+    play. ``ROUND_START`` with the first card of each row (or pile); with `further`, then a
+    ``PLACE`` by nobody (seat -1) of every further card, row by row (each followed by an
+    ``END_TURN`` when `turn_ends`, so that 11 nimmt!'s stacking rule sees one card per
+    turn)."""
+    events = [Event(EventKind.ROUND_START, cards=tuple(r[0] for r in rows), round=round_number)]
+    for index, row in enumerate(rows if further else ()):
+        for card in row[1:]:
+            events.append(Event(EventKind.PLACE, card=card, row=index, round=round_number))
+            if turn_ends:
+                events.append(Event(EventKind.END_TURN, round=round_number))
+    return events
 
 
 def require_pending(pending: Sequence[int], seat: int) -> None:
@@ -78,7 +100,7 @@ def make_header(
     scores: Sequence[int],
     to_move: tuple[int, ...],
     decision: DecisionKind | None,
-    history: Sequence[Event],
+    history: list[Event],
 ) -> ViewHeader:
     """The common head of every view (these families have no options)."""
     return ViewHeader(
@@ -90,7 +112,7 @@ def make_header(
         scores=tuple(scores),
         to_move=to_move,
         decision=decision if seat in to_move else None,
-        history=tuple(history),
+        history=History.window(history),
     )
 
 

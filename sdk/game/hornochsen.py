@@ -1,4 +1,4 @@
-"""Hornochsen! (seed 001, RULES.md): collect rows of 5 bull cards; green heads score.
+"""Hornochsen! (docs/rules.md, "Hornochsen!"): collect rows of 5 bull cards; green heads score.
 
 A turn is up to 3 steps of the seat to move: PLAY(card) puts a bull card on the row whose
 end is the highest below it (no such row: the row with the highest end), SPECIAL(kind, row)
@@ -31,6 +31,7 @@ from sdk.game.core import (
 from sdk.game.engine_support import (
     fill_hands,
     make_header,
+    position_history,
     require_distinct,
     require_legal,
     require_pending,
@@ -38,9 +39,10 @@ from sdk.game.engine_support import (
     round_rng,
     shared_event,
 )
-from sdk.game.views import HornochsenRow, HornochsenView
+from sdk.game.family import Family, Position, Preset
+from sdk.game.views import HornochsenRow, HornochsenView, View
 
-FAMILY = "hornochsen"
+NAME = "hornochsen"
 DECK = range(1, 99)
 DEAL = {2: (14, 7), 3: (12, 9), 4: (12, 12), 5: (12, 15), 6: (10, 15)}
 """Players -> (hand cards each, table cards)."""
@@ -75,10 +77,13 @@ def score(
     return points * (1 << pile_specials.count(Special.X2)) - 10 * len(hand_specials)
 
 
-class HornochsenState(GameState):
+class HornochsenState(GameState[HornochsenView]):
     """A game of Hornochsen!. Build one with :func:`new_game` or :meth:`from_position`."""
 
-    def __init__(self, players: int, variant: str = FAMILY) -> None:
+    COPY_LISTS = ("unused", "history")
+    COPY_NESTED = ("hands", "specials", "rows", "row_specials", "piles", "pile_specials")
+
+    def __init__(self, players: int, variant: str = NAME) -> None:
         self.variant = variant
         self.players = players
         self.hands: list[list[int]] = [[] for _ in range(players)]
@@ -106,11 +111,14 @@ class HornochsenState(GameState):
         piles: Sequence[Sequence[int]] | None = None,
         pile_specials: Sequence[Sequence[int]] | None = None,
         turn: int = 0,
-        variant: str = FAMILY,
+        variant: str = NAME,
     ) -> HornochsenState:
         """A state at the start of `turn`'s turn. Rows are listed clockwise; specials are
         Special values (each seat holds one x2 and one +5 unless given). Cards in no given
-        place are unused. (Determinization needs the history of a dealt game.)"""
+        place are unused. The history tells the table as if it had been played:
+        ``ROUND_START`` (each row's first card), then a ``PLACE`` by seat -1 of every further
+        row card. (Determinization needs the history of a dealt game: this one does not
+        tell collected piles or played specials.)"""
         players = len(hands)
         if not 2 <= players <= 6:
             raise RulesError(f"Hornochsen! is for 2 to 6 players, not {players}")
@@ -147,7 +155,7 @@ class HornochsenState(GameState):
         state.pile_specials = [sorted(Special(k) for k in s) for s in pile_specials]
         placed = {c for cards in places.values() for c in cards}
         state.unused = [c for c in DECK if c not in placed]
-        state.history.append(Event(EventKind.ROUND_START, cards=tuple(r[0] for r in rows), round=1))
+        state.history = position_history(rows, 1)
         state.turn = turn
         if not state._can_play(turn):
             state._next_turn(turn)
@@ -155,7 +163,7 @@ class HornochsenState(GameState):
 
     def _deal(self, seed: int) -> None:
         cards = list(DECK)
-        round_rng(FAMILY, seed, 1).shuffle(cards)
+        round_rng(NAME, seed, 1).shuffle(cards)
         hand_size, table = DEAL[self.players]
         self.hands = [
             sorted(cards[s * hand_size : (s + 1) * hand_size]) for s in range(self.players)
@@ -245,7 +253,7 @@ class HornochsenState(GameState):
         self.steps += 1
         if not any(self.hands):
             self.history.append(shared_event(EventKind.END_TURN, seat, 0, -1, Side.RIGHT, 1))
-            self.over = True
+            self._end_game()
         elif self.steps >= MAX_STEPS or not self._can_play(seat):
             self._end_turn(seat)
 
@@ -262,25 +270,25 @@ class HornochsenState(GameState):
             for s in range(self.players)
         ]
 
-    def clone(self) -> HornochsenState:
-        other = HornochsenState.__new__(HornochsenState)
-        other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
-        other.specials = [list(s) for s in self.specials]
-        other.rows = [list(r) for r in self.rows]
-        other.row_specials = [list(s) for s in self.row_specials]
-        other.piles = [list(p) for p in self.piles]
-        other.pile_specials = [list(s) for s in self.pile_specials]
-        other.unused = list(self.unused)
-        other.history = list(self.history)
-        return other
-
     def card_locations(self) -> dict[str, list[int]]:
         places = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}
         places.update({f"row {r}": list(row) for r, row in enumerate(self.rows)})
         places.update({f"pile {s}": list(p) for s, p in enumerate(self.piles)})
         places["unused"] = list(self.unused)
         return places
+
+    def position(self) -> Position:
+        """The table at the start of a turn, before its first step."""
+        if self.over or self.steps:
+            raise RulesError("a position is taken at the start of a turn, before any step")
+        specials = self.special_locations()
+        del specials["box"]
+        return Position(
+            variant=self.variant,
+            places=self.card_locations(),
+            turn=self.turn,
+            specials=specials,
+        )
 
     def special_locations(self) -> dict[str, list[int]]:
         """Where every special card is (Special values); the box holds the ones not dealt."""
@@ -321,6 +329,9 @@ class HornochsenState(GameState):
             own_pile_specials=tuple(self.pile_specials[seat]) if own else (),
             steps_this_turn=self.steps,
             all_hands=tuple(tuple(h) for h in self.hands) if not own else (),
+            all_specials=tuple(tuple(s) for s in self.specials) if not own else (),
+            all_piles=tuple(tuple(p) for p in self.piles) if not own else (),
+            all_pile_specials=tuple(tuple(s) for s in self.pile_specials) if not own else (),
         )
 
     # ----- the rules ------------------------------------------------------------------
@@ -351,11 +362,19 @@ class HornochsenState(GameState):
         self.history.append(shared_event(EventKind.PLACE, seat, card, row, Side.RIGHT, 1))
         if len(self.rows[row]) >= ROW_FULL:
             cards = self.rows.pop(row)
+            specials = self.row_specials.pop(row)
             self.piles[seat].extend(cards)
-            self.pile_specials[seat].extend(self.row_specials.pop(row))
+            self.pile_specials[seat].extend(specials)
             self.pile_specials[seat].sort()
             self.history.append(
-                Event(EventKind.COLLECT, seat=seat, row=row, cards=tuple(cards), round=1)
+                Event(
+                    EventKind.COLLECT,
+                    seat=seat,
+                    row=row,
+                    cards=tuple(cards),
+                    round=1,
+                    specials=tuple(specials),
+                )
             )
 
     def _special(self, seat: int, kind: Special, row: int) -> None:
@@ -381,7 +400,12 @@ class HornochsenState(GameState):
             if self._can_play(candidate):
                 self.turn = candidate
                 return
+        self._end_game()
+
+    def _end_game(self) -> None:
+        """The game (its one round) is over: ROUND_END holds the final scores."""
         self.over = True
+        self.history.append(Event(EventKind.ROUND_END, cards=tuple(self.scores()), round=1))
 
 
 def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> HornochsenState:
@@ -422,9 +446,46 @@ def public_table(
     return rows, row_specials, piles, pile_specials, in_hand
 
 
-def from_view(view: HornochsenView, rng: random.Random) -> HornochsenState:
+def from_position(position: Position) -> HornochsenState:
+    """A state from a family-independent :class:`Position` (places as ``card_locations``
+    names them, specials as ``special_locations``; a given ``unused`` must be every card
+    found nowhere else)."""
+    position.require_places(("hand", "row", "pile", "unused"))
+    FAMILY.preset(position.variant)
+    if position.round != 1:
+        raise RulesError("Hornochsen! is played in one round")
+    players = position.players()
+    rows = position.indexed("row")
+    specials = position.specials
+    if specials is not None:
+        Position(position.variant, specials).require_places(("hand", "row", "pile", "box"))
+
+    def kinds(prefix: str, count: int) -> list[list[int]] | None:
+        if specials is None:
+            return None
+        return [list(specials.get(f"{prefix} {i}", ())) for i in range(count)]
+
+    state = HornochsenState.from_position(
+        position.indexed("hand", players),
+        rows,
+        specials=kinds("hand", players),
+        row_specials=kinds("row", len(rows)),
+        piles=position.indexed("pile", players),
+        pile_specials=kinds("pile", players),
+        turn=position.turn,
+        variant=position.variant,
+    )
+    unused = position.places.get("unused")
+    if unused is not None and sorted(unused) != state.unused:
+        raise RulesError("the unused cards must be exactly the cards found in no other place")
+    return state
+
+
+def from_view(view: View, rng: random.Random) -> HornochsenState:
     """A full state consistent with `view`: the other hands' bull cards and the unused cards
     sampled. The public history tells every collected card and every special played."""
+    if not isinstance(view, HornochsenView):
+        raise RulesError(f"not a Hornochsen! view: {type(view).__name__}")
     header = view.header
     seat, players = header.seat, header.players
     rows, row_specials, piles, pile_specials, in_hand = public_table(header.history, players)
@@ -451,3 +512,16 @@ def from_view(view: HornochsenView, rng: random.Random) -> HornochsenState:
     else:
         state.over = True
     return state
+
+
+FAMILY = Family(
+    name=NAME,
+    title="Hornochsen!",
+    options=(),
+    presets=(Preset("hornochsen", NAME, {}, 2, 6, "Hornochsen!"),),
+    view_type=HornochsenView,
+    new_game=new_game,
+    from_position=from_position,
+    from_view=from_view,
+)
+"""The Hornochsen! family: its presets and constructors (see sdk.game.variants)."""

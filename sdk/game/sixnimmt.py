@@ -1,4 +1,4 @@
-"""6 nimmt! and its Tactics, Logic and Professional variants (RULES.md, seeds 000 and 003).
+"""6 nimmt! and its Tactics, Logic and Professional variants (docs/rules.md, "6 nimmt!").
 
 One engine for the family; the variant options (deck, deal, placement, end, rounds) switch
 the rules. Decisions, events and the determinization are described in docs/game-model.md
@@ -27,14 +27,16 @@ from sdk.game.core import (
     Side,
     ViewHeader,
 )
-from sdk.game.engine_support import shared_event
-from sdk.game.variants import PRESETS, check_players, parse_variant
+from sdk.game.engine_support import position_history, shared_event
+from sdk.game.family import Family, OptionSpec, Position, Preset, check_players, split_variant
+from sdk.game.history import History
 from sdk.game.views import SixNimmtView, View
 
 ROWS = 4
 ROW_CAPACITY = 5  # the card that would be a row's 6th takes the row
 HAND_SIZE = 10
 FULL_DECK = 104
+MAX_ROUNDS = 100  # the rounds option: a game of 6 nimmt! rarely lasts 10
 
 CARD_OPTIONS: tuple[Option, ...] = tuple(Option(OptionKind.CARD, c) for c in range(FULL_DECK + 1))
 """CARD_OPTIONS[c]: the option "card c" (shared instances; options are immutable)."""
@@ -102,10 +104,10 @@ def heads_of(cards: Sequence[int]) -> int:
     return sum(HEADS[c] for c in cards)
 
 
-class SixNimmtState(GameState):
+class SixNimmtState(GameState[SixNimmtView]):
     """The full state of a 6 nimmt! family game (see :class:`GameState`)."""
 
-    __slots__ = (
+    __slots__ = (  # attribute access is quicker than through the instance dict
         "_all_seats",
         "choices",
         "chooser",
@@ -126,6 +128,8 @@ class SixNimmtState(GameState):
         "unpicked",
         "unused",
     )
+    COPY_LISTS = ("totals", "penalties", "unused", "pool", "picks", "queue", "history")
+    COPY_NESTED = ("hands", "rows", "piles")
 
     def __init__(self, rules: Rules, seed: int) -> None:
         """An empty state; use :func:`new_game` or :meth:`from_position` to make one."""
@@ -170,7 +174,7 @@ class SixNimmtState(GameState):
         drafter: int = -1,
         round_number: int = 1,
         seed: int = 0,
-        history: Sequence[Event] = (),
+        history: Sequence[Event] | None = None,
     ) -> SixNimmtState:
         """A state from an explicit position (rulebook examples, determinization).
 
@@ -179,8 +183,12 @@ class SixNimmtState(GameState):
         this turn's (seat, card) still to resolve, lowest first; `draft_pool` (Logic) the
         face-up cards still to draft, `drafter` the seat to draft next. `unused` defaults
         to every card of the deck found nowhere else. Rows may be empty only while drafting.
+        Without a `history` the state's history tells what the views do not show of the
+        position: ``ROUND_START`` (each row's first card; none while drafting) and a
+        ``TAKE`` (row -1) of each seat's pile.
         """
-        spec = parse_variant(variant, options)
+        name, given = split_variant(variant, options)
+        spec = FAMILY.spec(FAMILY.preset(name), given)
         players = len(hands)
         check_players(spec.preset, players)
         rules = Rules.build(spec.preset.name, spec.options, players)
@@ -194,7 +202,15 @@ class SixNimmtState(GameState):
         state.queue = sorted((card, seat) for seat, card in revealed)
         state.pool = sorted(draft_pool)
         state.drafter = drafter
-        state.history = list(history)
+        if history is not None:
+            state.history = list(history)
+        elif not state.pool:
+            state.history = position_history(state.rows, round_number, further=False)
+            state.history.extend(
+                Event(EventKind.TAKE, seat=seat, cards=tuple(pile), round=round_number)
+                for seat, pile in enumerate(state.piles)
+                if pile
+            )
         placed = [
             *(c for h in state.hands for c in h),
             *(c for r in state.rows for c in r),
@@ -294,7 +310,7 @@ class SixNimmtState(GameState):
             scores=tuple(self.scores()),
             to_move=pending,
             decision=self.decision_kind(seat) if seat in pending else None,
-            history=tuple(self.history),
+            history=History.window(self.history),
         )
         public = self.rules.draft
         return SixNimmtView(
@@ -315,33 +331,22 @@ class SixNimmtState(GameState):
     def is_terminal(self) -> bool:
         return self.phase == Phase.OVER
 
+    def position(self) -> Position:
+        """The table at the start of a turn (no card picked yet) or of a draft pick."""
+        drafting = self.phase == Phase.DRAFT
+        if not drafting and (self.phase != Phase.PICK or self.unpicked != self.players):
+            raise RulesError("a position is taken at the start of a turn, before any pick")
+        return Position(
+            variant=FAMILY.spec(FAMILY.preset(self.variant), self.rules.options).id,
+            places=self.card_locations(),
+            round=self.round,
+            totals=tuple(self.totals),
+            turn=self.drafter if drafting else 0,
+            seed=self.seed,
+        )
+
     def scores(self) -> list[int]:
         return [t + p for t, p in zip(self.totals, self.penalties, strict=True)]
-
-    def clone(self) -> SixNimmtState:
-        other = SixNimmtState.__new__(SixNimmtState)
-        other.rules = self.rules
-        other.variant = self.variant
-        other.players = self.players
-        other.seed = self.seed
-        other.round = self.round
-        other.totals = self.totals[:]
-        other.penalties = self.penalties[:]
-        other.hands = [h[:] for h in self.hands]
-        other.rows = [r[:] for r in self.rows]
-        other.piles = [p[:] for p in self.piles]
-        other.unused = self.unused[:]
-        other.pool = self.pool[:]
-        other.drafter = self.drafter
-        other.picks = self.picks[:]
-        other.unpicked = self.unpicked
-        other.queue = self.queue[:]
-        other.chooser = self.chooser
-        other.choices = self.choices
-        other.history = self.history[:]
-        other.phase = self.phase
-        other._all_seats = self._all_seats
-        return other
 
     def card_locations(self) -> dict[str, list[int]]:
         """Places: "hand i" (a face-down pick included), "row r", "pile i" (taken this
@@ -515,6 +520,7 @@ class SixNimmtState(GameState):
         if over:
             self.phase = Phase.OVER
             return
+        self.record_round_end()
         self.totals = scores
         self.round += 1
         self._start_round()
@@ -591,6 +597,27 @@ def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) 
     return state
 
 
+def from_position(position: Position) -> SixNimmtState:
+    """A state from a family-independent :class:`Position` (places as ``card_locations``
+    names them; ``turn`` is the seat to draft next while drafting)."""
+    position.require_places(("hand", "row", "pile", "draft", "unused"), empty=("revealed",))
+    players = position.players()
+    draft = position.places.get("draft", ())
+    unused = position.places.get("unused")
+    return SixNimmtState.from_position(
+        position.variant,
+        position.indexed("hand", players),
+        position.indexed("row"),
+        totals=position.totals or None,
+        piles=position.indexed("pile", players),
+        unused=None if unused is None else list(unused),
+        draft_pool=draft,
+        drafter=position.turn if draft else -1,
+        round_number=position.round,
+        seed=position.seed,
+    )
+
+
 def from_view(view: View, rng: random.Random) -> SixNimmtState:
     """A full state consistent with `view`, hidden cards sampled uniformly (determinization).
 
@@ -604,8 +631,7 @@ def from_view(view: View, rng: random.Random) -> SixNimmtState:
     if not isinstance(view, SixNimmtView):
         raise RulesError(f"not a 6 nimmt! view: {type(view).__name__}")
     header = view.header
-    if header.variant not in PRESETS:
-        raise RulesError(f"unknown variant {header.variant!r}")
+    FAMILY.preset(header.variant)  # refuses a variant of another family
     seat = header.seat
     n = header.players
     highest = view.highest_card
@@ -651,3 +677,31 @@ def from_view(view: View, rng: random.Random) -> SixNimmtState:
     if not header.to_move:
         state.phase = Phase.OVER
     return state
+
+
+FAMILY = Family(
+    name="6nimmt",
+    title="6 nimmt!",
+    options=(
+        OptionSpec("deck", ("full", "tactics"), "full", help="1..104, or 1..10n+4"),
+        OptionSpec("deal", ("random", "draft"), "random", help="dealt, or Logic's open draft"),
+        OptionSpec("placement", ("ends", "both"), "ends", help="Professional: both ends"),
+        OptionSpec("end", ("over66", "reach66"), "over66", help="when the game ends"),
+        OptionSpec(
+            "rounds", None, "", maximum=MAX_ROUNDS, help="play exactly N rounds (overrides end)"
+        ),
+    ),
+    presets=(
+        Preset("6nimmt", "6nimmt", {}, 2, 10, "6 nimmt!"),
+        Preset("6nimmt-tactics", "6nimmt", {"deck": "tactics"}, 2, 6, "6 nimmt! Tactics"),
+        Preset(
+            "6nimmt-logic", "6nimmt", {"deck": "tactics", "deal": "draft"}, 2, 6, "6 nimmt! Logic"
+        ),
+        Preset("6nimmt-pro", "6nimmt", {"placement": "both"}, 2, 10, "6 nimmt! Professional"),
+    ),
+    view_type=SixNimmtView,
+    new_game=new_game,
+    from_position=from_position,
+    from_view=from_view,
+)
+"""The 6 nimmt! family: its options, presets and constructors (see sdk.game.variants)."""

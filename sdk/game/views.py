@@ -1,10 +1,11 @@
-"""Typed views: what one seat may see (RULES.md, "What each player may see").
+"""Typed views: what one seat may see (docs/rules.md, "What a player may see").
 
 A view holds the seat's own hand, everything face up on the table, each player's public
 counters and the public history; never an opponent's hand, the deck order or unused cards.
 The referee's all-seeing view (seat -1) is the same type with every hand filled in
-(``all_hands``), used for replays and the leaderboard's "referee view" only; it is never
-sent to a bot.
+(``all_hands``) and every face-down pile and special card shown (``all_x_piles``,
+``all_specials``, ``all_piles``, ``all_pile_specials``), used for replays and the
+leaderboard's "referee view" only; it is never sent to a bot.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class XNimmtView:
     pending_card: int
     taken: tuple[int, ...]  # cards just taken, one of which goes to the X row (X_ROW_CARD)
     all_hands: tuple[tuple[int, ...], ...]  # seat -1 only
+    all_x_piles: tuple[tuple[int, ...], ...] = ()  # seat -1 only: every seat's X pile
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,9 @@ class HornochsenView:
     own_pile_specials: tuple[int, ...]  # this seat's own collected specials
     steps_this_turn: int  # cards played so far this turn (at most 3)
     all_hands: tuple[tuple[int, ...], ...]  # seat -1 only
+    all_specials: tuple[tuple[int, ...], ...] = ()  # seat -1 only: every seat's specials
+    all_piles: tuple[tuple[int, ...], ...] = ()  # seat -1 only: every seat's collected cards
+    all_pile_specials: tuple[tuple[int, ...], ...] = ()  # seat -1 only: collected specials
 
 
 View = SixNimmtView | XNimmtView | ElevenNimmtView | HornochsenView

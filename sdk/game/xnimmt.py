@@ -1,4 +1,4 @@
-"""X nimmt! (seed 002, RULES.md): three rows of capacity 3, 4 and 5, X rows and X piles.
+"""X nimmt! (docs/rules.md, "X nimmt!"): three rows of capacity 3, 4 and 5, X rows and X piles.
 
 A turn: every seat picks a hand card face down (simultaneous), the cards are revealed and
 resolved in ascending order. A card goes to the row whose last card is the highest one
@@ -31,6 +31,7 @@ from sdk.game.core import (
 from sdk.game.engine_support import (
     fill_hands,
     make_header,
+    position_history,
     require_distinct,
     require_legal,
     require_pending,
@@ -38,9 +39,10 @@ from sdk.game.engine_support import (
     round_rng,
     shared_event,
 )
-from sdk.game.views import XNimmtView
+from sdk.game.family import Family, Position, Preset
+from sdk.game.views import View, XNimmtView
 
-FAMILY = "xnimmt"
+NAME = "xnimmt"
 DECK = range(1, 101)
 CAPACITIES = (3, 4, 5)
 HAND_SIZE = 8
@@ -77,10 +79,13 @@ def round_score(hand: Sequence[int], x_pile: Sequence[int]) -> int:
     return sum(HEADS[c] for c in hand) + 2 * sum(HEADS[c] for c in x_pile)
 
 
-class XNimmtState(GameState):
+class XNimmtState(GameState[XNimmtView]):
     """A game of X nimmt!. Build one with :func:`new_game` or :meth:`from_position`."""
 
-    def __init__(self, players: int, seed: int, variant: str = FAMILY) -> None:
+    COPY_LISTS = ("totals", "unused", "picks", "queue", "taken", "history")
+    COPY_NESTED = ("hands", "rows", "x_rows", "x_piles")
+
+    def __init__(self, players: int, seed: int, variant: str = NAME) -> None:
         self.variant = variant
         self.players = players
         self.seed = seed
@@ -112,12 +117,14 @@ class XNimmtState(GameState):
         totals: Sequence[int] | None = None,
         round_number: int = 1,
         seed: int = 0,
-        variant: str = FAMILY,
+        variant: str = NAME,
     ) -> XNimmtState:
         """A state at the start of a turn, from an explicit position.
 
         Cards in no given place are unused. Rows must ascend and be shorter than their
-        capacity; each X row must ascend.
+        capacity; each X row must ascend. The history tells what the views do not show of the
+        position: ``ROUND_START`` (each row's first card), an ``X_PILE`` of each X pile and
+        an ``X_ROW`` of every X-row card.
         """
         players = len(hands)
         if not 2 <= players <= 4:
@@ -155,14 +162,23 @@ class XNimmtState(GameState):
         state.x_piles = [list(p) for p in x_piles]
         placed = {c for cards in places.values() for c in cards}
         state.unused = [c for c in DECK if c not in placed]
-        state.history.append(
-            Event(EventKind.ROUND_START, cards=tuple(r[0] for r in rows), round=round_number)
-        )
+        state.history = position_history(rows, round_number, further=False)
+        for seat in range(players):
+            if state.x_piles[seat]:
+                state.history.append(
+                    Event(
+                        EventKind.X_PILE, seat=seat, cards=tuple(x_piles[seat]), round=round_number
+                    )
+                )
+            for card in state.x_rows[seat]:
+                state.history.append(
+                    Event(EventKind.X_ROW, seat=seat, card=card, round=round_number)
+                )
         return state
 
     def _deal(self) -> None:
         cards = list(DECK)
-        round_rng(FAMILY, self.seed, self.round).shuffle(cards)
+        round_rng(NAME, self.seed, self.round).shuffle(cards)
         self.hands = [
             sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(self.players)
         ]
@@ -238,6 +254,18 @@ class XNimmtState(GameState):
     def is_terminal(self) -> bool:
         return self.phase is Phase.OVER
 
+    def position(self) -> Position:
+        """The table at the start of a turn, before any card is picked."""
+        if self.phase is not Phase.PICK or any(self.picks):
+            raise RulesError("a position is taken at the start of a turn, before any pick")
+        return Position(
+            variant=self.variant,
+            places=self.card_locations(),
+            round=self.round,
+            totals=tuple(self.totals),
+            seed=self.seed,
+        )
+
     def scores(self) -> list[int]:
         return list(self.totals)
 
@@ -264,21 +292,6 @@ class XNimmtState(GameState):
                 self._x_row_chosen(self.chooser, taken[randrange(len(taken))])
             else:
                 return self.scores()
-
-    def clone(self) -> XNimmtState:
-        other = XNimmtState.__new__(XNimmtState)
-        other.__dict__.update(self.__dict__)
-        other.totals = list(self.totals)
-        other.hands = [list(h) for h in self.hands]
-        other.rows = [list(r) for r in self.rows]
-        other.x_rows = [list(r) for r in self.x_rows]
-        other.x_piles = [list(p) for p in self.x_piles]
-        other.unused = list(self.unused)
-        other.picks = list(self.picks)
-        other.queue = list(self.queue)
-        other.taken = list(self.taken)
-        other.history = list(self.history)
-        return other
 
     def card_locations(self) -> dict[str, list[int]]:
         places: dict[str, list[int]] = {}
@@ -323,6 +336,7 @@ class XNimmtState(GameState):
             pending_card=self.pending_card,
             taken=tuple(sorted(self.taken)),
             all_hands=tuple(tuple(h) for h in self.hands) if seat < 0 else (),
+            all_x_piles=tuple(tuple(p) for p in self.x_piles) if seat < 0 else (),
         )
 
     # ----- the rules ------------------------------------------------------------------
@@ -339,7 +353,11 @@ class XNimmtState(GameState):
         """The taker chose `card` of the taken cards for the X row (X_ROW_CARD)."""
         taken, self.taken = self.taken, []
         self.phase = Phase.RESOLVE
+        take = next(e for e in reversed(self.history) if e.kind == EventKind.TAKE)
         self._to_x_row(seat, card, [c for c in taken if c != card])
+        self.history.append(
+            shared_event(EventKind.PLACE, seat, take.card, take.row, Side.RIGHT, self.round)
+        )
         self._resolve()
 
     def _reveal(self) -> None:
@@ -377,16 +395,22 @@ class XNimmtState(GameState):
             self.phase = Phase.PICK
 
     def _take(self, seat: int, row: int, card: int) -> None:
-        """`seat`'s card takes `row`; one taken card must then go to the X row."""
+        """`seat`'s card takes `row`; one taken card must then go to the X row.
+
+        The card lies in the row from now on (the rulebook's example shows it there while
+        the taken cards are sorted), but its ``PLACE`` event follows the X-row card's
+        ``X_ROW`` (rules order: take the row, sort the taken cards, start the row)."""
         taken, self.rows[row] = self.rows[row], [card]
         self.history.append(
             Event(
                 EventKind.TAKE, seat=seat, card=card, row=row, cards=tuple(taken), round=self.round
             )
         )
-        self.history.append(shared_event(EventKind.PLACE, seat, card, row, Side.RIGHT, self.round))
         if len(taken) == 1:
             self._to_x_row(seat, taken[0], [])
+            self.history.append(
+                shared_event(EventKind.PLACE, seat, card, row, Side.RIGHT, self.round)
+            )
         else:
             self.phase, self.chooser, self.taken = Phase.X_ROW_CARD, seat, taken
 
@@ -416,6 +440,7 @@ class XNimmtState(GameState):
         if self.round >= ROUNDS:
             self.phase = Phase.OVER
             return
+        self.record_round_end()
         self.round += 1
         self._deal()
 
@@ -429,12 +454,38 @@ def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) 
     return state
 
 
-def from_view(view: XNimmtView, rng: random.Random) -> XNimmtState:
+def from_position(position: Position) -> XNimmtState:
+    """A state from a family-independent :class:`Position` (places as ``card_locations``
+    names them; a given ``unused`` must be every card found nowhere else)."""
+    position.require_places(
+        ("hand", "row", "x row", "x pile", "unused"), empty=("revealed", "pending", "taken")
+    )
+    FAMILY.preset(position.variant)
+    players = position.players()
+    state = XNimmtState.from_position(
+        position.indexed("hand", players),
+        position.indexed("row"),
+        x_rows=position.indexed("x row", players),
+        x_piles=position.indexed("x pile", players),
+        totals=position.totals or None,
+        round_number=position.round,
+        seed=position.seed,
+        variant=position.variant,
+    )
+    unused = position.places.get("unused")
+    if unused is not None and sorted(unused) != state.unused:
+        raise RulesError("the unused cards must be exactly the cards found in no other place")
+    return state
+
+
+def from_view(view: View, rng: random.Random) -> XNimmtState:
     """A full state consistent with `view`, hidden cards sampled uniformly.
 
     Public knowledge used: the current round's history tells which taken cards went to
     each hand (and were not played since) and what lies in every X pile.
     """
+    if not isinstance(view, XNimmtView):
+        raise RulesError(f"not an X nimmt! view: {type(view).__name__}")
     header = view.header
     seat, players = header.seat, header.players
     events = [e for e in header.history if e.round == header.round]
@@ -489,3 +540,16 @@ def from_view(view: XNimmtView, rng: random.Random) -> XNimmtState:
         # choose again, with its own policy, instead of fixing a random card for them.
         state.phase = Phase.PICK
     return state
+
+
+FAMILY = Family(
+    name=NAME,
+    title="X nimmt!",
+    options=(),
+    presets=(Preset("xnimmt", NAME, {}, 2, 4, "X nimmt!"),),
+    view_type=XNimmtView,
+    new_game=new_game,
+    from_position=from_position,
+    from_view=from_view,
+)
+"""The X nimmt! family: its presets and constructors (see sdk.game.variants)."""

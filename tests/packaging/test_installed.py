@@ -7,9 +7,13 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
+from importlib import metadata
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from tests.referee.helpers import descendants
 
@@ -17,6 +21,7 @@ REPO = Path(__file__).resolve().parents[2]
 SKIP = shutil.ignore_patterns(
     ".git", ".venv", "node_modules", "__pycache__", "build", "*.egg-info", "demo", "site"
 )
+PURELIB = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
 SMALL_LEAGUE = """[league]
 name = "installed"
 seed = 7
@@ -43,6 +48,38 @@ manifest = "{bots}/rules_bot/bot.toml"
 """
 
 
+def dependency_closure(project: str) -> list[metadata.Distribution]:
+    """The installed distributions `project` needs (extras left out), found by name."""
+    found: dict[str, metadata.Distribution] = {}
+    todo = [project]
+    while todo:
+        name = canonicalize_name(todo.pop())
+        if name in found:
+            continue
+        dist = metadata.distribution(name)
+        found[name] = dist
+        for line in dist.requires or []:
+            requirement = Requirement(line)
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                todo.append(requirement.name)
+    del found[project]
+    return list(found.values())
+
+
+def copy_dependencies(project: str, site: Path) -> None:
+    """Install `project`'s dependencies into `site` from this venv, file by file (as their
+    RECORDs list them): no index or network, so the test costs seconds, not minutes."""
+    here = Path(sysconfig.get_paths()["purelib"])
+    for dist in dependency_closure(project):
+        for file in dist.files or []:
+            source = Path(str(dist.locate_file(file))).resolve()
+            if not source.is_relative_to(here) or not source.is_file():
+                continue  # console scripts and the like: the bots need none of them
+            target = site / source.relative_to(here)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+
+
 def run(args: list[str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env["COLUMNS"] = "200"
@@ -57,12 +94,35 @@ def test_pip_install_dot_runs_demo_and_bot_check(tmp_path: Path) -> None:
     made = run([sys.executable, "-m", "venv", str(venv)], tmp_path)
     assert made.returncode == 0, made.stderr
     python = venv / "bin" / "python"
-    # A real install with its dependencies (from pip's cache), so that the sandbox, which
-    # shows a bot only its own folder and this venv, finds everything the bots import.
-    pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-    installed = run([*pip, str(source)], tmp_path)
-    assert installed.returncode == 0, installed.stderr
+    # The dependencies are copied into the fresh venv from this one (an index would cost
+    # minutes of network round trips), so the sandbox, which shows a bot only its own
+    # folder and this venv, finds everything the bots import; `pip check` proves them whole.
+    site = Path(run([str(python), "-c", PURELIB], tmp_path).stdout.strip())
+    copy_dependencies("bullring", site)
+    wheels = tmp_path / "wheels"
+    built = run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(wheels),
+            str(source),
+        ],
+        tmp_path,
+    )
+    assert built.returncode == 0, built.stderr
     shutil.rmtree(source)  # nothing may be found through the copied tree
+    (wheel,) = wheels.glob("bullring-*.whl")
+    pip = [str(python), "-m", "pip", "--disable-pip-version-check"]
+    installed = run([*pip, "install", "-q", "--no-index", "--no-deps", str(wheel)], tmp_path)
+    assert installed.returncode == 0, installed.stderr
+    whole = run([*pip, "check"], tmp_path)
+    assert whole.returncode == 0, whole.stdout + whole.stderr
 
     ask = "import referee, example_bots; print(referee.__file__); print(example_bots.__file__)"
     where = run([str(python), "-c", ask], tmp_path).stdout.split()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.referee.helpers import BAD_BOTS, REPO, descendants
+from tests.referee.helpers import BAD_BOTS, bad_bots_copy, descendants
 
 BULLRING = str(Path(sys.executable).with_name("bullring"))
 GOOD = str(BAD_BOTS / "seeded_random.toml")
@@ -58,11 +58,13 @@ def test_user_errors_are_one_line_with_exit_code_2(args: list[str], message: str
 def manifest_for(tmp_path: Path, name: str, transport: str) -> Path:
     """A manifest of bad bot `name` deciding by calls or on a decision stream."""
     streams = "1" if transport == "stream" else "0"
-    file = tmp_path / f"{name}-{transport}.toml"
+    # A sandboxed bot sees only its manifest's folder: the manifest lives with a copy of
+    # the bad bots' code.
+    file = bad_bots_copy(tmp_path) / f"{name}-{transport}.toml"
     file.write_text(
         f'name = "{name}"\n'
         f'command = ["{{python}}", "-m", "tests.referee.bad_bots.{name}"]\n'
-        f'workdir = "{REPO}"\n'
+        'workdir = "../../.."\n'
         f'[env]\nBAD_BOT_STREAM = "{streams}"\n'
     )
     return file

@@ -6,19 +6,18 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from referee import replay
-from referee.match import run_match
 from referee.spec import FaultKind, MatchSpec
 from sdk import codec
 from sdk.game import Event, EventKind, GameState
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from tests.referee.helpers import ROOMY_CLOCK, bot_named, spy_records
+from tests.referee.helpers import ROOMY_CLOCK, bot_named, run_spied, spy_records
 
 SEEDS = range(4)
 LONG_GAME_SEEDS = range(2)  # 11 nimmt! and Hornochsen! games are several times longer
@@ -89,7 +88,7 @@ def card_values(value: object, name: str = "") -> Iterator[int]:
         yield value
 
 
-def history_cards(history: tuple[Event, ...]) -> set[int]:
+def history_cards(history: Sequence[Event]) -> set[int]:
     seen: set[int] = set()
     for event in history:
         if event.kind not in NON_CARD_EVENTS:
@@ -198,7 +197,7 @@ def spy_checks(
         }
         spy = dataclasses.replace(bot_named("spy"), env=env)
         spec = MatchSpec(f"spy-{seed}", variant, options, seed, (spy,) * players, ROOMY_CLOCK)
-        result = run_match(spec)
+        result = run_spied(spec, folder)
         assert all(f.kind == FaultKind.PROTOCOL for f in result.faults)
         assert len(result.faults) > 0 if fail_every else result.faults == ()
         requests = read_requests(folder)

@@ -23,6 +23,7 @@ from tests.referee.helpers import (
     descendants,
     group_members,
     spy_records,
+    spy_sandbox,
 )
 
 SHORT = {"6nimmt": {"rounds": "1"}}  # family -> options that keep a match short
@@ -123,7 +124,7 @@ def spy_calls(folder: Path) -> list[dict[int, int]]:
 def test_a_pooled_process_is_greeted_once_and_keeps_its_channel(tmp_path: Path) -> None:
     spy = dataclasses.replace(bot_named("spy"), env={"SPY_DIR": str(tmp_path)})
     spec = MatchSpec("g1", "6nimmt", {"rounds": "1"}, 1, (spy, spy, spy), ROOMY_CLOCK)
-    pool = BotPool()
+    pool = BotPool(sandbox=spy_sandbox(tmp_path))
 
     async def two_matches() -> None:
         for n in (1, 2):

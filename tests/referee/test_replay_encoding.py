@@ -12,7 +12,15 @@ import pytest
 from referee import replay, snapshots
 from sdk.game import PRESETS, Event, GameState, HornochsenRow, Option, new_game
 
-EVENT_DEFAULTS = {"seat": -1, "card": 0, "row": -1, "side": "RIGHT", "target": -1, "cards": []}
+EVENT_DEFAULTS = {
+    "seat": -1,
+    "card": 0,
+    "row": -1,
+    "side": "RIGHT",
+    "target": -1,
+    "cards": [],
+    "specials": [],
+}
 
 
 def generic_event(event: Event) -> Any:
@@ -71,7 +79,7 @@ def test_fast_encoders_match_the_generic_conversion(preset: str) -> None:
         states = random_game(preset, seed)
         final = states[-1]
         for seat in range(final.players):
-            for event in final.view(seat).header.history:  # type: ignore[attr-defined]
+            for event in final.view(seat).header.history:
                 assert replay.event_to_json(event) == generic_event(event), event
         for state in states[:: max(1, len(states) // 40)]:
             snap = snapshots.snapshot(state)
@@ -90,7 +98,7 @@ def test_fast_encoders_match_the_generic_conversion(preset: str) -> None:
 
 def test_histories_are_stored_once_when_seats_share_them() -> None:
     final = random_game("6nimmt", 3)[-1]
-    histories = [final.view(seat).header.history for seat in range(final.players)]  # type: ignore[attr-defined]
+    histories = [final.view(seat).header.history for seat in range(final.players)]
     stored = replay.shared_histories(histories)
     assert stored[1:] == [0] * (final.players - 1)
     assert stored[0] == [generic_event(e) for e in histories[0]]

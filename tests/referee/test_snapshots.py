@@ -47,7 +47,7 @@ def test_every_seat_view_is_the_seat_view_of_the_snapshot(variant: str) -> None:
 def test_a_seat_view_never_holds_an_opponents_hand() -> None:
     state = new_game("6nimmt", 4, 5, {"rounds": "1"})
     view = seat_view(snapshot(state), 2)
-    assert view["hand"] == list(state.view(2).hand)  # type: ignore[attr-defined]
+    assert view["hand"] == list(state.view(2).hand)
     assert view["all_hands"] == []
 
 

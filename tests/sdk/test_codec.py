@@ -42,6 +42,7 @@ def random_header(rng: random.Random, variant: str, seat: int = 1) -> ViewHeader
             target=rng.randint(-1, players - 1),
             cards=tuple(rng.randint(-30, 104) for _ in range(rng.randint(0, 6))),
             round=rng.randint(0, 9),
+            specials=tuple(rng.randint(1, 2) for _ in range(rng.randint(0, 3))),
         )
         for kind in rng.sample(list(EventKind), len(EventKind))
     )
@@ -98,6 +99,7 @@ def random_views(seed: int) -> list[View]:
         pending_card=rng.randint(0, 104),
         taken=cards(rng),
         all_hands=groups(rng, n),
+        all_x_piles=groups(rng, n),
     )
     eleven = ElevenNimmtView(
         header=random_header(rng, "11nimmt"),
@@ -126,6 +128,9 @@ def random_views(seed: int) -> list[View]:
         own_pile_specials=(2,),
         steps_this_turn=rng.randint(0, 3),
         all_hands=groups(rng, n),
+        all_specials=tuple(tuple(rng.randint(1, 2) for _ in range(s)) for s in range(n)),
+        all_piles=groups(rng, n),
+        all_pile_specials=tuple(tuple(rng.randint(1, 2) for _ in range(s)) for s in range(n)),
     )
     return [six, x, eleven, horn]
 

@@ -1,4 +1,4 @@
-"""11 nimmt! (seed 004): the rulebook's worked examples, bad inputs, hidden information."""
+"""11 nimmt! (docs/rules.md): the rulebook's worked examples, bad inputs, hidden information."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from sdk.game.elevennimmt import (
     playable,
     round_points,
 )
-from tests.sdk.engine_checks import PARTS, RANDOM_GAMES, run_cheap_games, run_deep_games
+from sdk.testing import run_cheap_games, run_deep_games
 
 END = Option(OptionKind.END_TURN)
 
@@ -225,6 +225,11 @@ def test_cards_beneath_the_tops_and_taken_cards_are_known_from_history() -> None
 
 
 # ----- seeded random games --------------------------------------------------------------
+
+RANDOM_GAMES = 10_000
+"""Seeded random games (at least 10,000, spread over every player count)."""
+PARTS = 4
+"""The cheap games run as this many tests, so that xdist spreads them out."""
 
 
 def check_final(state: GameState) -> None:

@@ -1,4 +1,4 @@
-"""Hornochsen! (seed 001): the rulebook's worked examples, bad inputs, hidden information."""
+"""Hornochsen! (docs/rules.md): the rulebook's worked examples, bad inputs, hidden information."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from sdk.game import (
 from sdk.game import hornochsen as horn
 from sdk.game.cards import HORNOCHSEN_POINTS
 from sdk.game.hornochsen import HornochsenState, from_view, row_for, score
-from tests.sdk.engine_checks import PARTS, RANDOM_GAMES, run_cheap_games, run_deep_games
+from sdk.testing import run_cheap_games, run_deep_games
 
 END = Option(OptionKind.END_TURN)
 X2, PLUS5 = Special.X2, Special.PLUS5
@@ -189,6 +189,11 @@ def test_collected_cards_and_played_specials_are_known_from_history() -> None:
 
 
 # ----- seeded random games --------------------------------------------------------------
+
+RANDOM_GAMES = 10_000
+"""Seeded random games (at least 10,000, spread over every player count)."""
+PARTS = 4
+"""The cheap games run as this many tests, so that xdist spreads them out."""
 
 
 def check_final(state: GameState) -> None:

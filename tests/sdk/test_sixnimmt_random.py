@@ -3,7 +3,7 @@
 10,000 games per preset over every allowed player count and every option; most play one
 round (the bots' format), some play to the end rules. Most go through the fast random
 playout (checked to make the very same choices as the generic loop); one game in 100 goes
-through the shared property harness instead (public API only, conservation at every step,
+through the conformance harness (sdk.testing) instead (public API only, conservation at every step,
 every offered option tried on a copy, replay, the deciding seat's determinization at every
 decision and the referee's or another seat's at every third).
 """
@@ -19,10 +19,10 @@ import pytest
 from sdk.game import PRESETS, EventKind, GameState, Option, OptionKind, new_game, random_policy
 from sdk.game.cards import HEADS
 from sdk.game.sixnimmt import Phase, SixNimmtState
-from tests.sdk.engine_checks import assert_every_option_applies
-from tests.sdk.properties import (
+from sdk.testing import (
     all_cards,
     assert_determinization_keeps_view,
+    assert_every_option_applies,
     assert_replay_reproduces,
     play_random,
 )

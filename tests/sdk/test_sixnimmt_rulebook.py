@@ -1,6 +1,7 @@
-"""Every worked example of the 6 nimmt! rulebooks (seeds 000 and 003), as explicit positions.
+"""Every worked example of the 6 nimmt! rulebook and of its variant summary (docs/rules.md,
+"6 nimmt!"), as explicit positions.
 
-The TIPS figures of seed 000 are not in its text; the rows used here are the smallest ones
+The TIPS figures of the rulebook are not in its text; the rows used here are the smallest ones
 consistent with what the text says about them.
 """
 
@@ -25,7 +26,7 @@ def rows_of(state: SixNimmtState) -> list[list[int]]:
 
 
 def test_fig1_to_fig4_the_three_plays_of_the_rulebook() -> None:
-    # Four players; their cards for the three plays of seed 000, pages 3 to 5.
+    # Four players; their cards for the three plays of the rulebook, pages 3 to 5.
     state = SixNimmtState.from_position(
         "6nimmt:rounds=1",
         hands=[[14, 21, 3], [15, 26, 9], [44, 30, 68], [61, 36, 93]],

@@ -164,7 +164,7 @@ def test_from_view_refuses_another_familys_view() -> None:
     from sdk.game.sixnimmt import from_view as six_from_view
 
     with pytest.raises(RulesError, match="not a 6 nimmt! view"):
-        six_from_view(xview, random.Random(0))  # type: ignore[arg-type]
+        six_from_view(xview, random.Random(0))
 
 
 def test_applying_after_the_end_is_refused() -> None:

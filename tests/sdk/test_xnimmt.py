@@ -1,4 +1,4 @@
-"""X nimmt! (seed 002): the rulebook's worked examples, bad inputs, hidden information."""
+"""X nimmt! (docs/rules.md): the rulebook's worked examples, bad inputs, hidden information."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from sdk.game import (
 )
 from sdk.game.cards import HEADS
 from sdk.game.xnimmt import XNimmtState, from_view, round_score
-from tests.sdk.engine_checks import PARTS, RANDOM_GAMES, run_cheap_games, run_deep_games
+from sdk.testing import run_cheap_games, run_deep_games
 
 
 def card(value: int) -> Option:
@@ -95,8 +95,11 @@ def test_example_5_a_lower_card_moves_the_x_row_to_the_x_pile() -> None:
     assert state.x_piles[0] == [40, 60]
     assert state.x_rows[0] == [20]
     assert state.hands[0] == [1, 10]
-    kinds = [e.kind for e in state.history[-4:-1]]  # then 99 is placed
-    assert kinds == [EventKind.PLACE, EventKind.X_PILE, EventKind.X_ROW]
+    # In the rules' order: the X row goes to the X pile, 20 starts the X row, then 25 starts
+    # the row it took (then 99 is placed).
+    kinds = [e.kind for e in state.history[-5:-1]]
+    assert kinds == [EventKind.TAKE, EventKind.X_PILE, EventKind.X_ROW, EventKind.PLACE]
+    assert state.history[-2].card == 25
     assert state.view(1).x_pile_sizes == (2, 0)
     assert state.view(1).own_x_pile == ()
     assert state.view(0).own_x_pile == (40, 60)
@@ -216,6 +219,11 @@ def test_a_picked_card_stays_hidden_until_all_have_picked() -> None:
 
 
 # ----- seeded random games --------------------------------------------------------------
+
+RANDOM_GAMES = 10_000
+"""Seeded random games (at least 10,000, spread over every player count)."""
+PARTS = 4
+"""The cheap games run as this many tests, so that xdist spreads them out."""
 
 
 def check_final(state: GameState) -> None:

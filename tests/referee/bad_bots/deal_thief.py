@@ -2,16 +2,17 @@
 tests/referee/bad_bots/deal_recovery.py), then plays the first option.
 
 At its first decision of each match it harvests everything it can read, tries to re-deal
-the match with the SDK, and appends one JSON line to ``THIEF_DIR/<pid>.jsonl``: match id,
-seat, whether it found the deal, how many deals it tried, and its prediction of every
-opponent's hand. Its first match also writes what it harvested to ``THIEF_DIR/<pid>.seen``
-(the test looks there for the league's key, which must be on no command line and in no
-environment)."""
+the match with the SDK, and appends one JSON line to ``THIEF_DIR/<pid>-<random>.jsonl``:
+match id, seat, whether it found the deal, how many deals it tried, and its prediction of
+every opponent's hand. Its first match also writes what it harvested to
+``THIEF_DIR/<pid>-<random>.seen`` (the test looks there for the league's key, which must
+be on no command line and in no environment)."""
 
 from __future__ import annotations
 
 import json
 import os
+import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,6 +20,9 @@ from sdk import Bot, DecisionClock, MatchInfo, Option, View, new_game, run
 from tests.referee.bad_bots.deal_recovery import harvest, predict_hands, recover
 
 ATTACK_S = 20.0  # a cap on the attack's wall time (the test league's clock is roomy)
+# This process's reports' name: sandboxed, every bot process has the same pid in its own
+# namespace, so the pid alone would not tell them apart.
+PROCESS = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
 
 
 class DealThief(Bot):
@@ -55,7 +59,7 @@ class DealThief(Bot):
         folder = os.environ.get("THIEF_DIR")
         if not folder:
             return
-        out = Path(folder) / f"{os.getpid()}.jsonl"
+        out = Path(folder) / f"{PROCESS}.jsonl"
         seen = out.with_suffix(".seen")
         if not seen.exists():
             seen.write_bytes(b"\n".join(texts))

@@ -1,12 +1,15 @@
 """Plays at random (seeded) and records every request it receives, for the information
-leak test: each request goes, length-prefixed, to SPY_DIR/<pid>.bin (an opened decision
-stream as an empty record of its own). With SPY_DELTAS=1 it asks for history deltas
-(HelloReply.history_deltas); with SPY_FAIL_EVERY=K its every K-th Decide (after being
-recorded) fails with an error status; with BAD_BOT_STREAM=1 it offers DecideStream."""
+leak test: each request goes, length-prefixed, to SPY_DIR/<pid>-<random>.bin, one file
+per process (an opened decision stream as an empty record of its own). Sandboxed, SPY_DIR
+must be one of the sandbox's writable folders (tests.referee.helpers.spy_sandbox). With
+SPY_DELTAS=1 it asks for history deltas (HelloReply.history_deltas); with SPY_FAIL_EVERY=K
+its every K-th Decide (after being recorded) fails with an error status; with
+BAD_BOT_STREAM=1 it offers DecideStream."""
 
 import os
 import struct
 import threading
+import uuid
 from collections.abc import Iterator
 from typing import BinaryIO
 
@@ -69,5 +72,7 @@ class Spy(SeededRandom):
 
 
 if __name__ == "__main__":
-    with open(os.path.join(os.environ["SPY_DIR"], f"{os.getpid()}.bin"), "wb") as out:
+    # Every sandboxed process has the same pid in its own namespace: add a random part.
+    name = f"{os.getpid()}-{uuid.uuid4().hex}.bin"
+    with open(os.path.join(os.environ["SPY_DIR"], name), "wb") as out:
         serve(Spy(out))

@@ -19,17 +19,17 @@ import pytest
 from referee.league.keyfile import key_path
 from referee.league.store import LeagueStore
 from referee.manifest import load_manifest
-from referee.match import run_match
 from referee.replay import resimulate
 from referee.spec import MatchSpec
 from sdk.seeding import deal_seed, key_id
 from tests.referee.bad_bots.deal_recovery import MAX_CANDIDATES
-from tests.referee.helpers import ROOMY_CLOCK
+from tests.referee.helpers import ROOMY_CLOCK, run_spied
 from tests.referee.league.leagues import bullring
 from tests.referee.league.thieves import (
     judge,
     league_key,
     leaked_key_forms,
+    report_folder,
     seen_by_thieves,
     store_replays,
     thief_league,
@@ -63,10 +63,10 @@ def test_thieves_in_a_league_predict_no_better_than_chance(tmp_path: Path) -> No
             assert replays[match.match_id]["deal_seed"] == deal_seed(key, "heist", match.seed)
             resimulate(replays[match.match_id])
 
-    # No process a thief could read (its own, the worker, the league process) showed the
-    # key; the thieves did read their ancestors, up to `bullring league run`.
+    # No process a thief could read showed the key. In the sandbox it reads only its own
+    # processes: not the worker, not `bullring league run` (unsandboxed, it read them).
     seen = seen_by_thieves(tmp_path / "reports")
-    assert seen and all(b"league\x00run" in text for text in seen)
+    assert seen and not any(b"league\x00run" in text for text in seen)
     for form in leaked_key_forms(key):
         assert not any(form in text for text in seen)
     # Nor is it in the store (only its fingerprint), in any form.
@@ -78,11 +78,10 @@ def test_thieves_in_a_league_predict_no_better_than_chance(tmp_path: Path) -> No
 def test_the_same_thief_finds_every_hand_of_a_match_played_without_a_league(
     tmp_path: Path,
 ) -> None:
-    out = tmp_path / "reports"
-    out.mkdir()
+    out = report_folder(tmp_path)
     thief = load_manifest(thief_manifest(tmp_path, out))
     spec = MatchSpec("0f3c9a1b2d4e", "6nimmt", {"rounds": "1"}, 7, (thief,) * 4, ROOMY_CLOCK)
-    result = run_match(spec)
+    result = run_spied(spec, out)
     assert result.faults == ()
     verdict = judge(out, {spec.match_id: result.replay})
     assert verdict.predictions == 4

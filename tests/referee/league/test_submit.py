@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -30,33 +31,29 @@ options = { rounds = 1 }
 """
 
 
-def version_of(manifest: Path, folder: Path, version: str) -> Path:
-    """A copy of `manifest` with another version (workdir made absolute): the manifest
-    alone, the bot's Hello still says the old version."""
-    text = manifest.read_text()
-    text = re.sub(r'(?m)^version = ".*"$', f'version = "{version}"', text)
-    text = re.sub(r'(?m)^workdir = ".*"$', f'workdir = "{REPO}"', text)
-    copy = folder / f"bot-{version}.toml"
-    copy.write_text(text)
+def version_of(manifest: Path, folder: Path, version: str, code_version: str | None = None) -> Path:
+    """A copy of the example bot of `manifest` (its package, code and manifest) under
+    `folder`, its manifest saying `version` and its code (its Hello) `code_version` (default:
+    unchanged). A bot's manifest lives with its code: the sandbox shows a bot its own folder
+    and nothing else of the host's files."""
+    bot = manifest.parent
+    package = folder / f"{version}-{code_version}" / bot.parent.name
+    shutil.copytree(bot, package / bot.name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(bot.parent / "__init__.py", package / "__init__.py")
+    if code_version is not None:
+        code = package / bot.name / "bot.py"
+        text = re.sub(
+            r'(?m)^    version = ".*"$', f'    version = "{code_version}"', code.read_text()
+        )
+        code.write_text(text)
+    copy = package / bot.name / manifest.name
+    copy.write_text(re.sub(r'(?m)^version = ".*"$', f'version = "{version}"', manifest.read_text()))
     return copy
 
 
 def random_bot_version(folder: Path, version: str) -> Path:
     """A real new version of the random bot: its code says `version` too."""
-    script = folder / f"random_bot_{version.replace('.', '_')}.py"
-    script.write_text(
-        "from example_bots.random_bot.bot import RandomBot\n"
-        "from sdk import run\n\n\n"
-        "class NewVersion(RandomBot):\n"
-        f"    version = {version!r}\n\n\n"
-        "run(NewVersion)\n"
-    )
-    manifest = version_of(RANDOM_BOT, folder, version)
-    text = re.sub(
-        r"(?m)^command = .*$", f'command = ["{{python}}", "{script}"]', manifest.read_text()
-    )
-    manifest.write_text(text + f'\n[env]\nPYTHONPATH = "{REPO}"\n')
-    return manifest
+    return version_of(RANDOM_BOT, folder, version, code_version=version)
 
 
 def test_submit_registers_and_new_versions_keep_history_apart(tmp_path: Path) -> None:

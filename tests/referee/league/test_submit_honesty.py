@@ -20,7 +20,7 @@ from referee.process import BotPool
 from referee.spec import ClockSpec, FaultKind, MatchSpec
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.seeding import match_seeds, new_key
-from tests.referee.helpers import RANDOM_BOT, REPO, spy_records
+from tests.referee.helpers import RANDOM_BOT, bad_bots_copy, spy_records
 from tests.referee.league.leagues import FIRST_OPTION, bullring, write_league
 
 pytestmark = pytest.mark.slow
@@ -52,13 +52,14 @@ TWO_FACED_ENV = {
 
 
 def manifest(folder: Path, name: str, module: str, env: dict[str, str]) -> Path:
-    """A manifest of tests/referee/bad_bots/`module` named `name`, with `env`."""
-    file = folder / f"{name}.toml"
+    """A manifest of tests/referee/bad_bots/`module` named `name`, with `env`, in a copy of
+    the bots' code (a sandboxed bot sees its manifest's folder, not the checkout)."""
+    file = bad_bots_copy(folder) / f"{name}.toml"
     table = "".join(f'{key} = "{value}"\n' for key, value in env.items())
     file.write_text(
         f'name = "{name}"\nversion = "1"\n'
         f'command = ["{{python}}", "-m", "tests.referee.bad_bots.{module}"]\n'
-        f'workdir = "{REPO}"\n[env]\n{table}'
+        f'workdir = "../../.."\n[env]\n{table}'
     )
     return file
 
@@ -177,9 +178,10 @@ def test_the_check_of_a_submission_looks_like_the_league_to_the_bot(tmp_path: Pa
     """A spy bot records what it is sent: in the check of its submission and then in the
     league's matches, Hello comes once per process from the same referee, and every
     StartMatch has the same shape (id, clock, seats, opponents, variant)."""
-    file = write_league(tmp_path, LEAGUE, bots=["a", "b"])
     out = tmp_path / "spied"
     out.mkdir()
+    out.chmod(0o777)  # every spy process (a uid each) writes there, as the sandbox allows:
+    file = write_league(tmp_path, LEAGUE + f'\n[sandbox]\nwritable = ["{out}"]\n', bots=["a", "b"])
     spy = manifest(tmp_path, "spy", "spy", {"SPY_DIR": str(out)})
     code, lines = submit(file, spy)
     assert code == 0, lines

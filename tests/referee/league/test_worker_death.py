@@ -149,12 +149,18 @@ def test_a_worker_killed_mid_match_costs_only_its_match(tmp_path: Path) -> None:
 
 
 def live_descendants() -> set[int]:
-    """Descendants of this test process (a subreaper: orphans come to it) that still run;
-    the dead ones are reaped first."""
+    """League and bot processes below this test process (a subreaper: orphans come to it)
+    that still run; the dead ones are reaped first. (Not the test process's own
+    multiprocessing helpers, which an earlier test may have started.)"""
     with contextlib.suppress(ChildProcessError):
         while os.waitpid(-1, os.WNOHANG)[0] > 0:
             pass
-    return {pid for pid in descendants(os.getpid()) if state(pid) not in ("", "Z")}
+    ours = ("launch.py", "bad_bots", "bullring", "spawn_main")
+    return {
+        pid
+        for pid in descendants(os.getpid())
+        if state(pid) not in ("", "Z") and any(part in cmdline(pid) for part in ours)
+    }
 
 
 def cmdline(pid: int) -> str:

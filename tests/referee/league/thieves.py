@@ -18,7 +18,7 @@ from referee.league.keyfile import key_path
 from referee.league.store import LeagueStore
 from referee.replay import new_state
 from tests.referee.bad_bots.deal_recovery import hands
-from tests.referee.league.leagues import REPO
+from tests.referee.helpers import bad_bots_copy
 
 THIEF_MODULE = "tests.referee.bad_bots.deal_thief"
 HAND = 10  # 6nimmt:rounds=1
@@ -26,12 +26,27 @@ UNSEEN = 104 - HAND - 4  # what a seat cannot see at the deal: all but its hand 
 FALSE_ALARM = 1e-9  # the chance that a fair run fails the bound
 
 
+def report_folder(folder: Path) -> Path:
+    """Where thieves report: a folder every bot uid may write (and the sandbox lets them:
+    see :func:`thief_sandbox`)."""
+    out = folder / "reports"
+    out.mkdir()
+    out.chmod(0o777)
+    return out
+
+
+def thief_sandbox(out: Path) -> str:
+    """The league file's [sandbox] table that lets thieves write their reports."""
+    return f'[sandbox]\nwritable = ["{out}"]\n'
+
+
 def thief_manifest(folder: Path, out: Path) -> Path:
-    """A manifest of the thief that reports to `out`."""
-    manifest = folder / "thief.toml"
+    """A manifest of the thief that reports to `out`, in a copy of the bots' code (a
+    sandboxed bot sees its manifest's folder, not the checkout)."""
+    manifest = bad_bots_copy(folder) / "thief.toml"
     manifest.write_text(
         'name = "deal_thief"\nversion = "1"\n'
-        f'command = ["{{python}}", "-m", "{THIEF_MODULE}"]\nworkdir = "{REPO}"\n'
+        f'command = ["{{python}}", "-m", "{THIEF_MODULE}"]\nworkdir = "../../.."\n'
         f'[env]\nTHIEF_DIR = "{out}"\n'
     )
     return manifest
@@ -40,8 +55,7 @@ def thief_manifest(folder: Path, out: Path) -> Path:
 def thief_league(folder: Path, games: int, parallel: int, name: str = "heist") -> Path:
     """A league file of four thieves at 6nimmt:rounds=1 (one set of four: `games`
     matches) whose store already has a key made from a seeded generator."""
-    out = folder / "reports"
-    out.mkdir()
+    out = report_folder(folder)
     manifest = thief_manifest(folder, out)
     bots = "".join(f'[[bots]]\nmanifest = "{manifest}"\nname = "t{n}"\n\n' for n in range(4))
     file = folder / f"{name}.toml"
@@ -49,7 +63,7 @@ def thief_league(folder: Path, games: int, parallel: int, name: str = "heist") -
         f'[league]\nname = "{name}"\nseed = 3\nseats = 4\ngames = {games}\n'
         f'parallel = {parallel}\nstore = "{name}.sqlite"\n\n'
         "[clock]\ndecision_ms = 10000\ntime_bank_ms = 30000\nsetup_ms = 30000\n\n"
-        '[[variants]]\nid = "6nimmt"\noptions = { rounds = 1 }\n\n' + bots
+        '[[variants]]\nid = "6nimmt"\noptions = { rounds = 1 }\n\n' + thief_sandbox(out) + bots
     )
     key = random.Random(f"{name}:{games}").randbytes(32)
     fd = os.open(key_path(folder / f"{name}.sqlite"), os.O_WRONLY | os.O_CREAT, 0o600)

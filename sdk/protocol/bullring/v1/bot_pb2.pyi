@@ -391,6 +391,7 @@ class Event(_message.Message):
     TARGET_FIELD_NUMBER: _builtins.int
     CARDS_FIELD_NUMBER: _builtins.int
     ROUND_FIELD_NUMBER: _builtins.int
+    SPECIALS_FIELD_NUMBER: _builtins.int
     kind: Global___EventKind.ValueType
     seat: _builtins.int
     card: _builtins.int
@@ -400,6 +401,10 @@ class Event(_message.Message):
     round: _builtins.int
     @_builtins.property
     def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def specials(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """COLLECT: the special cards collected (Special values)"""
+
     def __init__(
         self,
         *,
@@ -411,10 +416,11 @@ class Event(_message.Message):
         target: _builtins.int = ...,
         cards: _abc.Iterable[_builtins.int] | None = ...,
         round: _builtins.int = ...,
+        specials: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "cards", b"cards", "kind", b"kind", "round", b"round", "row", b"row", "seat", b"seat", "side", b"side", "target", b"target"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "cards", b"cards", "kind", b"kind", "round", b"round", "row", b"row", "seat", b"seat", "side", b"side", "specials", b"specials", "target", b"target"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -625,6 +631,7 @@ class XNimmtView(_message.Message):
     PENDING_CARD_FIELD_NUMBER: _builtins.int
     TAKEN_FIELD_NUMBER: _builtins.int
     ALL_HANDS_FIELD_NUMBER: _builtins.int
+    ALL_X_PILES_FIELD_NUMBER: _builtins.int
     pending_card: _builtins.int
     @_builtins.property
     def hand(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
@@ -648,6 +655,10 @@ class XNimmtView(_message.Message):
     def taken(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     @_builtins.property
     def all_hands(self) -> _containers.RepeatedCompositeFieldContainer[Global___Cards]: ...
+    @_builtins.property
+    def all_x_piles(self) -> _containers.RepeatedCompositeFieldContainer[Global___Cards]:
+        """the referee's view only: every seat's X pile"""
+
     def __init__(
         self,
         *,
@@ -663,10 +674,11 @@ class XNimmtView(_message.Message):
         pending_card: _builtins.int = ...,
         taken: _abc.Iterable[_builtins.int] | None = ...,
         all_hands: _abc.Iterable[Global___Cards] | None = ...,
+        all_x_piles: _abc.Iterable[Global___Cards] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["all_hands", b"all_hands", "capacities", b"capacities", "hand", b"hand", "hand_sizes", b"hand_sizes", "own_x_pile", b"own_x_pile", "pending_card", b"pending_card", "picked", b"picked", "revealed", b"revealed", "rows", b"rows", "taken", b"taken", "x_pile_sizes", b"x_pile_sizes", "x_rows", b"x_rows"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["all_hands", b"all_hands", "all_x_piles", b"all_x_piles", "capacities", b"capacities", "hand", b"hand", "hand_sizes", b"hand_sizes", "own_x_pile", b"own_x_pile", "pending_card", b"pending_card", "picked", b"picked", "revealed", b"revealed", "rows", b"rows", "taken", b"taken", "x_pile_sizes", b"x_pile_sizes", "x_rows", b"x_rows"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -765,6 +777,9 @@ class HornochsenView(_message.Message):
     OWN_PILE_SPECIALS_FIELD_NUMBER: _builtins.int
     STEPS_THIS_TURN_FIELD_NUMBER: _builtins.int
     ALL_HANDS_FIELD_NUMBER: _builtins.int
+    ALL_SPECIALS_FIELD_NUMBER: _builtins.int
+    ALL_PILES_FIELD_NUMBER: _builtins.int
+    ALL_PILE_SPECIALS_FIELD_NUMBER: _builtins.int
     steps_this_turn: _builtins.int
     @_builtins.property
     def hand(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
@@ -784,6 +799,14 @@ class HornochsenView(_message.Message):
     def own_pile_specials(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     @_builtins.property
     def all_hands(self) -> _containers.RepeatedCompositeFieldContainer[Global___Cards]: ...
+    @_builtins.property
+    def all_specials(self) -> _containers.RepeatedCompositeFieldContainer[Global___Cards]:
+        """The referee's view only: every seat's specials in hand, collected cards and specials."""
+
+    @_builtins.property
+    def all_piles(self) -> _containers.RepeatedCompositeFieldContainer[Global___Cards]: ...
+    @_builtins.property
+    def all_pile_specials(self) -> _containers.RepeatedCompositeFieldContainer[Global___Cards]: ...
     def __init__(
         self,
         *,
@@ -797,10 +820,13 @@ class HornochsenView(_message.Message):
         own_pile_specials: _abc.Iterable[_builtins.int] | None = ...,
         steps_this_turn: _builtins.int = ...,
         all_hands: _abc.Iterable[Global___Cards] | None = ...,
+        all_specials: _abc.Iterable[Global___Cards] | None = ...,
+        all_piles: _abc.Iterable[Global___Cards] | None = ...,
+        all_pile_specials: _abc.Iterable[Global___Cards] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["all_hands", b"all_hands", "hand", b"hand", "hand_sizes", b"hand_sizes", "own_pile", b"own_pile", "own_pile_specials", b"own_pile_specials", "pile_sizes", b"pile_sizes", "rows", b"rows", "special_counts", b"special_counts", "specials", b"specials", "steps_this_turn", b"steps_this_turn"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["all_hands", b"all_hands", "all_pile_specials", b"all_pile_specials", "all_piles", b"all_piles", "all_specials", b"all_specials", "hand", b"hand", "hand_sizes", b"hand_sizes", "own_pile", b"own_pile", "own_pile_specials", b"own_pile_specials", "pile_sizes", b"pile_sizes", "rows", b"rows", "special_counts", b"special_counts", "specials", b"specials", "steps_this_turn", b"steps_this_turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,0 +1,33 @@
+"""The docs link only to files inside the repository, and every such link resolves."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_every_relative_link_resolves_inside_the_repository(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    assert "/work/" not in text, f"{page.name} names a path outside the repository"
+    assert "shared/RULES.md" not in text, f"{page.name} links the rules outside the repo"
+    for target in LINK.findall(text):
+        if re.match(r"[a-z]+:", target):
+            continue  # a web address
+        resolved = (page.parent / target).resolve()
+        assert resolved.is_relative_to(REPO), f"{page.name}: {target} leaves the repository"
+        assert resolved.exists(), f"{page.name}: {target} does not exist"
+
+
+def test_the_rules_page_covers_every_variant() -> None:
+    from sdk.game import PRESETS
+
+    rules = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
+    for name in PRESETS:
+        assert f"`{name}`" in rules, f"docs/rules.md does not name the variant {name}"
