@@ -108,37 +108,53 @@ def _plain_rows(found: list[tuple[str, ...]], kinds: dict[str, int]) -> list[str
 
 def _decision_rows(text: str, kinds: dict[str, int]) -> list[str] | None:
     """The data file's decision rows (as JSON text) of the replay's decisions list `text`
-    (between its brackets); None when a decision is not in the expected shape."""
-    plain = _DECISION.findall(text)
-    if len(plain) == text.count('{"n":'):  # no fault, no automatic move: the usual case
-        return _plain_rows(plain, kinds)
-    return _decision_rows_one_by_one(text, kinds)
+    (between its brackets); None when a decision is not in the expected shape.
 
-
-def _decision_rows_one_by_one(text: str, kinds: dict[str, int]) -> list[str] | None:
-    """As :func:`_decision_rows`, when some decision holds a fault or an automatic move
-    (those are parsed)."""
+    The pattern finds the plain decisions; what lies between two of them (a decision with
+    a fault or an automatic move) is parsed, and must end right where the next one starts.
+    """
     rows: list[str] = []
+    run: list[tuple[str, ...]] = []  # plain decisions not yet made rows
     pos, end = 0, len(text)
-    while pos < end:
-        found = _DECISION.match(text, pos)
-        if found is not None:
-            row = _plain_rows([found.groups()], kinds)
-            if row is None:
-                return None
-            rows += row
-            pos = found.end()
-        else:
-            try:
-                record, pos = _DECODER.raw_decode(text, pos)
-                rows.append(_dumps(decision_row(record, kinds)))
-            except (ValueError, KeyError, IndexError, TypeError):
-                return None
+    for found in _DECISION.finditer(text):
+        gap = found.start() != pos
+        if gap and not (_flush(run, rows, kinds) and _parse(text, pos, found.start(), rows, kinds)):
+            return None
+        run.append(found.groups())
+        pos = found.end()
         if pos < end:
             if text[pos] != ",":
                 return None
             pos += 1
+    if not _flush(run, rows, kinds):
+        return None
+    if pos < end and not _parse(text, pos, end + 1, rows, kinds):
+        return None
     return rows
+
+
+def _flush(run: list[tuple[str, ...]], rows: list[str], kinds: dict[str, int]) -> bool:
+    made = _plain_rows(run, kinds)
+    run.clear()
+    if made is None:
+        return False
+    rows += made
+    return True
+
+
+def _parse(text: str, pos: int, stop: int, rows: list[str], kinds: dict[str, int]) -> bool:
+    """Parse the decisions from `pos`, each followed by a comma, up to `stop` (where the
+    next plain decision starts, or the end of `text` + 1); False if they do not fit."""
+    try:
+        while pos < stop:
+            record, pos = _DECODER.raw_decode(text, pos)
+            rows.append(_dumps(decision_row(record, kinds)))
+            if pos < len(text) and text[pos] != ",":
+                return False
+            pos += 1
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return False
+    return pos == stop
 
 
 def viewer_json(text: str, logs: Mapping[int, str] | None = None) -> str | None:
