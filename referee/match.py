@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from referee.bot_client import SETUP, BotClient, protocol_mismatch
+from referee.encoder import MatchEncoder
 from referee.process import BotLease, BotPool, BotStartError
 from referee.replay import ReplayBuilder
 from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, MatchResult, MatchSpec
@@ -111,6 +112,7 @@ class MatchRunner:
         self.faults: list[Fault] = []
         self.decision_count = 0
         self.replay = ReplayBuilder.for_match(spec, variant, self.state)
+        self.encoder = MatchEncoder()  # this match's Decide requests, its caches with it
 
     # --- the match ---------------------------------------------------------------------
 
@@ -167,7 +169,7 @@ class MatchRunner:
         bank = int(seat.bank_ms)
         history_len = len(view.header.history)
         offset = min(seat.history_sent, history_len) if seat.history_deltas else 0
-        request = codec.decide_request_bytes(
+        request = self.encoder.decide_request(
             self.spec.match_id,
             seat.index,
             seat.decisions,
