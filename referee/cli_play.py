@@ -78,9 +78,7 @@ def play(
         )
         check_clock(clock, CLOCK_FLAGS)
         match = MatchSpec(new_match_id(), spec.preset.name, spec.options, seed, bots, clock)
-        printer = TracePrinter(seat=seat)
-        if quiet:
-            printer.on_step = lambda state, records: None  # type: ignore[method-assign]
+        printer = TracePrinter(seat=seat, steps=not quiet)
         result = asyncio.run(play_in(match, sandbox, printer))
         if replay_out is not None:
             replay_file.save(result.replay, replay_out)

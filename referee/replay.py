@@ -79,8 +79,8 @@ def to_json(value: object) -> Json:
     kind = type(value)
     if kind is int or kind is str or value is None:
         return value
-    if kind is tuple and all(type(item) is int for item in value):  # type: ignore[attr-defined]
-        return list(value)  # type: ignore[call-overload]
+    if isinstance(value, tuple) and kind is tuple and all(type(item) is int for item in value):
+        return list(value)  # a tuple of cards (the most common value): no recursion
     if isinstance(value, enum.Enum):
         return value.name
     if isinstance(value, bool | int | str | float) or value is None:
