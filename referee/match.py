@@ -141,8 +141,7 @@ class MatchRunner:
         # One pending seat (a turn-based game) needs no task of its own.
         records = [await asks[0]] if len(asks) == 1 else await asyncio.gather(*asks)
         for r in records:
-            fault = r.fault.to_json() if r.fault else None
-            self.replay.decision(r.seat, r.view, r.options, r.choice, r.ms, fault, r.auto)
+            self.replay.decision(r.seat, r.view, r.options, r.choice, r.ms, r.fault, r.auto)
         choices = [r.choice for r in records]
         driver.apply_choices(state, step, choices, lambda *_: self.replay.snapshot(state))
         if self.observer:
@@ -201,7 +200,7 @@ class MatchRunner:
         if fault.kind in DISCARD_KINDS:
             seat.discard = True
         if fault.decision < 0:
-            self.replay.setup_fault(fault.to_json())
+            self.replay.setup_fault(fault)
         if (
             fault.decision < 0
             or fault.kind in (FaultKind.CRASH, FaultKind.RESOURCE)

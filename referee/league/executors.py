@@ -107,8 +107,9 @@ class MatchWorker:
         except Exception as error:  # a referee failure: report it, keep the worker
             detail = "".join(traceback.format_exception_only(error)).strip()
             return MatchOutcome(spec, None, detail, started, time.time())
-        blob = compress_replay(result.replay)
-        return MatchOutcome(spec, replace(result, replay={}), None, started, time.time(), blob)
+        assert result.replay is not None  # a match runner's result holds its replay
+        blob = compress_replay(result.replay.to_json())
+        return MatchOutcome(spec, replace(result, replay=None), None, started, time.time(), blob)
 
     def close(self) -> None:
         try:

@@ -257,6 +257,12 @@ def manifest_hash(bot: BotSpec) -> str | None:
         return None
 
 
+def _replay_json(result: MatchResult) -> Mapping[str, Any]:
+    """The result's replay as stored; an empty object for a result made without one (the
+    executors send theirs compressed, apart from the result)."""
+    return {} if result.replay is None else result.replay.to_json()
+
+
 def compress_replay(replay: Mapping[str, Any]) -> bytes:
     """A replay as stored: compact JSON, zlib-compressed."""
     return zlib.compress(json.dumps(dict(replay), separators=(",", ":")).encode(), 6)
@@ -607,7 +613,7 @@ class LeagueStore:
         )
         db.execute(
             "INSERT INTO replays(match_id, data) VALUES (?, ?)",
-            (match.match_id, replay_zlib or compress_replay(result.replay)),
+            (match.match_id, replay_zlib or compress_replay(_replay_json(result))),
         )
         return True
 
