@@ -5,7 +5,7 @@ the edge, by :meth:`Replay.from_json`, which checks the header (``format``, ``ve
 and the shape of every field a reader uses (:mod:`referee.replay_shape`) and raises
 :class:`ReplayError` naming the first thing wrong; everything inside the referee then
 works on typed fields. :meth:`Replay.to_json` gives the JSON back, field for field as it
-was read (the format, version 3 and the versions still read, is in docs/replays.md).
+was read (the format, version 3 and the versions still read: docs/referee.md, "Replays").
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ EVENTS_VERSION = 3
 """Replays from this version on record the events as the engines make them now; earlier
 ones recorded X nimmt!'s taking PLACE before the X-row card, COLLECT without its specials
 and Hornochsen! without its ROUND_END, so their histories are not compared (everything
-else is: pending seats, options, table snapshots, result; docs/replays.md)."""
+else is: pending seats, options, table snapshots, result; docs/referee.md)."""
 
 JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
 JsonObject: TypeAlias = "dict[str, JsonValue]"
