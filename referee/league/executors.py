@@ -357,8 +357,10 @@ class RayExecutor(Executor):
 
     def _new_actor(self) -> Any:
         """An actor on the next live node in turn: actors ask for no CPU, so Ray itself
-        would put them all on the node the league runs on (even with its SPREAD
-        strategy). Soft: if that node is gone by then, Ray picks another."""
+        would put them all on the node the league runs on (even with its SPREAD strategy,
+        or a soft node affinity, which a loaded node passes on). If that node is gone
+        by the time Ray places the actor, its first call fails as a dead actor's would:
+        the match is played again on a new actor, on the next live node."""
         import ray
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
@@ -367,7 +369,7 @@ class RayExecutor(Executor):
         options: dict[str, Any] = {}
         if nodes:
             node = nodes[self._placed % len(nodes)]
-            options["scheduling_strategy"] = NodeAffinitySchedulingStrategy(node, soft=True)
+            options["scheduling_strategy"] = NodeAffinitySchedulingStrategy(node, soft=False)
         self._placed += 1
         return self._actor_class.options(**options).remote(self.factory, grpc_tuning.bot_env())
 

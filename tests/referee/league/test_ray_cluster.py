@@ -85,6 +85,7 @@ def test_a_league_on_a_three_node_cluster_spreads_and_matches_local(
     executor = RayExecutor(factory, workers=3, address=cluster.address)
     on_ray = LeagueRunner(config, executor, tmp_path / "ray.sqlite").run()
     assert on_ray.errors == [] and on_ray.played == 24
+    assert on_ray.worker_deaths == []  # every actor started and lived, on every node
     nodes = {note.read_text() for note in notes.iterdir()}
     assert len(list(notes.iterdir())) == 24
     assert len(nodes) > 1, "every match ran on one node"
