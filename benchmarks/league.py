@@ -72,20 +72,31 @@ def own_cpu(pid: int) -> tuple[int, float] | None:
 
 class CpuMeter:
     """The CPU time of this process and of every process below it (workers, launchers,
-    sandboxes and bots), sampled from /proc every `every_s` seconds while a league runs:
-    each process counts with the last CPU time seen of it (a process's last moments after
-    its last sample are missed; the league's processes live for the whole league). Bots
-    are not always reaped by their parents, so ``RUSAGE_CHILDREN`` would miss them."""
+    sandboxes and bots), sampled from /proc every `every_s` seconds while a league runs
+    and once after its last match: each process counts with the last CPU time seen of it
+    (the league's processes live for the whole league). Bots are not always reaped by their
+    parents, so ``RUSAGE_CHILDREN`` would miss them. The sampling's own CPU time is left
+    out of the league process's."""
 
-    def __init__(self, every_s: float = 0.25) -> None:
+    def __init__(self, every_s: float = 1.0) -> None:
         self.every_s = every_s
         self.seen: dict[int, float] = {}
         self.kinds: dict[int, str] = {}
+        self.own_s = 0.0  # CPU seconds of the meter's own sampling (not the league's)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._start = time.process_time()
 
     def sample(self) -> None:
+        """Read the CPU time of every process below this one."""
+        if threading.current_thread() is not self._thread:
+            start = time.thread_time()
+            self._sample()
+            self.own_s += time.thread_time() - start
+        else:
+            self._sample()
+
+    def _sample(self) -> None:
         me = os.getpid()
         table: dict[int, tuple[int, float]] = {}
         for entry in os.scandir("/proc"):
@@ -102,6 +113,12 @@ class CpuMeter:
     def _run(self) -> None:
         while not self._stop.wait(self.every_s):
             self.sample()
+        self.own_s += time.thread_time()  # this thread's CPU: the meter's, not the league's
+
+    def _thread_cpu(self) -> float:
+        """CPU seconds the sampling thread has used so far."""
+        assert self._thread.ident is not None
+        return time.clock_gettime(time.pthread_getcpuclockid(self._thread.ident))
 
     def __enter__(self) -> CpuMeter:
         self.sample()
@@ -118,7 +135,10 @@ class CpuMeter:
 
     def by_kind(self) -> dict[str, float]:
         """CPU seconds so far: "league" (this process), "workers" and "bots" (the rest)."""
-        spent = {"league": time.process_time() - self._start, "workers": 0.0, "bots": 0.0}
+        league = time.process_time() - self._start - self.own_s
+        if self._thread.is_alive():  # still sampling: its CPU so far is in process_time
+            league = max(0.0, league - self._thread_cpu())
+        spent = {"league": league, "workers": 0.0, "bots": 0.0}
         for pid, cpu in self.seen.items():
             spent[self.kinds[pid]] += cpu - self.before.get(pid, 0.0)
         return spent
@@ -152,6 +172,8 @@ def measure(name: str, executor: Executor, file: Path, store: Path) -> float:
     with CpuMeter() as meter:
 
         def progress(now: Progress) -> None:
+            if now.done == now.total:  # the last match: before the processes stop
+                meter.sample()
             if not warm and now.played_now >= max(1, now.total // 10):
                 meter.sample()
                 warm.extend((time.perf_counter(), now.played_now))
