@@ -231,6 +231,12 @@ class GameState(abc.ABC, Generic[ViewT_co]):
     def apply(self, seat: int, option: Option) -> None:
         """Apply `seat`'s choice; RulesError if the seat is not pending or it is illegal."""
 
+    def apply_trusted(self, seat: int, option: Option) -> None:
+        """:meth:`apply` for simulations, which only apply options ``legal_options`` gave:
+        an engine may skip checking that `seat` is pending and `option` legal (a wrong
+        one then corrupts the state). The referee always uses :meth:`apply`."""
+        self.apply(seat, option)
+
     @abc.abstractmethod
     def view(self, seat: int) -> ViewT_co:
         """What `seat` may see (the family's view dataclass); seat -1: everything."""
