@@ -3,15 +3,17 @@
 One engine for the family; the variant options (deck, deal, placement, end, rounds) switch
 the rules. Decisions, events and the determinization are described in docs/game-model.md
 ("6 nimmt! family"). This module is the family (its options, presets and constructors);
-the rules are in :mod:`sdk.game.sixnimmt_rules`, explicit positions and determinization
-in :mod:`sdk.game.sixnimmt_position`. Every name is importable from here.
+the table and the deal are in :mod:`sdk.game.sixnimmt_setup`, the rules in
+:mod:`sdk.game.sixnimmt_rules`, views in :mod:`sdk.game.sixnimmt_view`, explicit positions
+and determinization in :mod:`sdk.game.sixnimmt_position`. Every name is importable from here.
 """
 
 from __future__ import annotations
 
 from sdk.game.family import Family, OptionSpec, Preset
 from sdk.game.sixnimmt_position import from_position, from_view
-from sdk.game.sixnimmt_rules import (
+from sdk.game.sixnimmt_rules import SixNimmtState, new_game
+from sdk.game.sixnimmt_setup import (
     CARD_OPTIONS,
     FULL_DECK,
     HAND_SIZE,
@@ -22,10 +24,9 @@ from sdk.game.sixnimmt_rules import (
     ROWS,
     Phase,
     Rules,
-    SixNimmtState,
     deal_order,
     heads_of,
-    new_game,
+    nearest_places,
 )
 from sdk.game.views import SixNimmtView
 
@@ -46,6 +47,7 @@ __all__ = [
     "from_position",
     "from_view",
     "heads_of",
+    "nearest_places",
     "new_game",
 ]
 

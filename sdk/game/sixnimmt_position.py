@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from sdk.game.core import Event, EventKind, RulesError
 from sdk.game.engine_support import position_history
 from sdk.game.family import Position, check_players, split_variant
-from sdk.game.sixnimmt_rules import ROW_CAPACITY, ROWS, Phase, Rules, SixNimmtState, heads_of
+from sdk.game.sixnimmt_rules import SixNimmtState
+from sdk.game.sixnimmt_setup import ROW_CAPACITY, ROWS, Phase, Rules, heads_of
 from sdk.game.views import SixNimmtView, View
 
 
@@ -31,7 +32,17 @@ def state_from_position(
     seed: int,
     history: Sequence[Event] | None,
 ) -> SixNimmtState:
-    """The body of :meth:`SixNimmtState.from_position` (see there)."""
+    """A state from an explicit position (rulebook examples, determinization).
+
+    `variant` is a preset id with optional options (``6nimmt-pro:rounds=1``); `totals`
+    are the heads of earlier rounds; `piles` the cards taken this round; `revealed`
+    this turn's (seat, card) still to resolve, lowest first; `draft_pool` (Logic) the
+    face-up cards still to draft, `drafter` the seat to draft next. `unused` defaults
+    to every card of the deck found nowhere else. Rows may be empty only while drafting.
+    Without a `history` the state's history tells what the views do not show of the
+    position: ``ROUND_START`` (each row's first card; none while drafting) and a
+    ``TAKE`` (row -1) of each seat's pile.
+    """
     from sdk.game.sixnimmt import FAMILY
 
     name, given = split_variant(variant, options)

@@ -1,21 +1,19 @@
-"""The 6 nimmt! family's rules: the resolved variant (:class:`Rules`), the deal and the
-state with every rule that moves it forward (:class:`SixNimmtState`).
+"""The 6 nimmt! family's rules: the state with every rule that moves it forward
+(:class:`SixNimmtState`).
 
 The hot loops (a pick, a reveal, placing a card) touch only ints, lists and tuples: the
 phase is compared by identity, the history is recorded as compact tuples and turned into
-events only when a view or the history is read (:mod:`sdk.game.eventlog`). Explicit
-positions and determinization live in :mod:`sdk.game.sixnimmt_position`; the family
-(presets, constructors) in :mod:`sdk.game.sixnimmt`.
+events only when a view or the history is read (:mod:`sdk.game.eventlog`). The table
+and the deal are in :mod:`sdk.game.sixnimmt_setup`, views in :mod:`sdk.game.sixnimmt_view`,
+explicit positions and determinization in :mod:`sdk.game.sixnimmt_position`; the family
+(presets, constructors) in :mod:`sdk.game.sixnimmt`, which re-exports every name.
 """
 
 from __future__ import annotations
 
 import bisect
-import enum
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from sdk.game.cards import HEADS
@@ -29,43 +27,25 @@ from sdk.game.core import (
     Policy,
     RulesError,
     Side,
-    ViewHeader,
 )
-from sdk.game.dealing import seeded_shuffle
 from sdk.game.eventlog import EventLog, Record
-from sdk.game.history import History
+from sdk.game.sixnimmt_view import card_locations_of, view_of
 from sdk.game.views import SixNimmtView
 
 if TYPE_CHECKING:
     from sdk.game.family import Position
 
-ROWS = 4
-ROW_CAPACITY = 5  # the card that would be a row's 6th takes the row
-HAND_SIZE = 10
-FULL_DECK = 104
-MAX_ROUNDS = 100  # the rounds option: a game of 6 nimmt! rarely lasts 10
-
-CARD_OPTIONS: tuple[Option, ...] = tuple(Option(OptionKind.CARD, c) for c in range(FULL_DECK + 1))
-"""CARD_OPTIONS[c]: the option "card c" (shared instances; options are immutable)."""
-ROW_OPTIONS: tuple[Option, ...] = tuple(Option(OptionKind.ROW, row=r) for r in range(ROWS))
-PLACE_OPTIONS: tuple[tuple[Option, Option], ...] = tuple(
-    (
-        Option(OptionKind.PLACE, row=r, side=Side.RIGHT),
-        Option(OptionKind.PLACE, row=r, side=Side.LEFT),
-    )
-    for r in range(ROWS)
+from sdk.game.sixnimmt_setup import (
+    CARD_OPTIONS,
+    HAND_SIZE,
+    ROW_CAPACITY,
+    ROW_OPTIONS,
+    ROWS,
+    Phase,
+    Rules,
+    deal_order,
+    nearest_places,
 )
-"""PLACE_OPTIONS[row][side]: Professional's place options."""
-
-
-class Phase(enum.IntEnum):
-    """Where a round stands."""
-
-    DRAFT = 1  # Logic: one seat drafts a face-up card
-    PICK = 2  # every seat picks a hand card face down
-    CHOOSE = 3  # one seat chooses a row to take, or (Professional) one of two tied places
-    OVER = 4  # the game has ended
-
 
 # Module-level names for the hot loops (a global look-up and an identity test).
 _DRAFT, _PICK, _CHOOSE, _OVER = Phase.DRAFT, Phase.PICK, Phase.CHOOSE, Phase.OVER
@@ -80,61 +60,6 @@ _ROUND_START, _REVEAL, _PLACE, _TAKE, _DRAFTED, _ROUND_END = (
 )
 _HEAD = HEADS.__getitem__
 _CARD_OPTION = CARD_OPTIONS.__getitem__
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """The resolved variant: what the options mean for the engine."""
-
-    variant: str  # preset name
-    options: Mapping[str, str]  # resolved options (read-only)
-    players: int
-    highest: int  # cards in use are 1..highest
-    draft: bool  # Logic's open draft instead of a random deal
-    professional: bool  # cards go to either end of a row
-    rounds: int  # exactly this many rounds; 0: play to the end rule
-    end_at: int  # without `rounds`: the game ends when a total reaches this
-
-    @classmethod
-    def build(cls, variant: str, options: Mapping[str, str], players: int) -> Rules:
-        """Rules from a preset name and already resolved options (made once per variant,
-        options and player count: rules are immutable)."""
-        key = (variant, tuple(options.items()), players)
-        rules = _RULES.get(key)
-        if rules is None:
-            rounds = options.get("rounds", "")
-            rules = cls(
-                variant=variant,
-                options=MappingProxyType(dict(options)),
-                players=players,
-                highest=10 * players + 4 if options.get("deck") == "tactics" else FULL_DECK,
-                draft=options.get("deal") == "draft",
-                professional=options.get("placement") == "both",
-                rounds=int(rounds) if rounds else 0,
-                end_at=66 if options.get("end") == "reach66" else 67,
-            )
-            if len(_RULES) < 10_000:
-                _RULES[key] = rules
-        return rules
-
-
-_RULES: dict[tuple[str, tuple[tuple[str, str], ...], int], Rules] = {}
-
-
-def deal_order(seed: int, round_number: int, highest: int) -> list[int]:
-    """The shuffled deck of a round: seat i gets cards [10i, 10i+10), the next 4 start rows.
-
-    Derived from (seed, round) alone, so a state needs no random-generator state. The order
-    is ``random.Random(f"6nimmt:{seed}:{round}").shuffle``'s (see sdk.game.dealing).
-    """
-    deck = list(range(1, highest + 1))
-    seeded_shuffle(f"6nimmt:{seed}:{round_number}", deck)
-    return deck
-
-
-def heads_of(cards: Sequence[int]) -> int:
-    """Total bull heads of some cards."""
-    return sum(map(_HEAD, cards))
 
 
 class SixNimmtState(EventLog, GameState[SixNimmtView]):
@@ -209,17 +134,8 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         seed: int = 0,
         history: Sequence[Event] | None = None,
     ) -> SixNimmtState:
-        """A state from an explicit position (rulebook examples, determinization).
-
-        `variant` is a preset id with optional options (``6nimmt-pro:rounds=1``); `totals`
-        are the heads of earlier rounds; `piles` the cards taken this round; `revealed`
-        this turn's (seat, card) still to resolve, lowest first; `draft_pool` (Logic) the
-        face-up cards still to draft, `drafter` the seat to draft next. `unused` defaults
-        to every card of the deck found nowhere else. Rows may be empty only while drafting.
-        Without a `history` the state's history tells what the views do not show of the
-        position: ``ROUND_START`` (each row's first card; none while drafting) and a
-        ``TAKE`` (row -1) of each seat's pile.
-        """
+        """A state from an explicit position (rulebook examples, determinization); see
+        :func:`sdk.game.sixnimmt_position.state_from_position` for the arguments."""
         from sdk.game.sixnimmt_position import state_from_position
 
         return state_from_position(
@@ -269,20 +185,21 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
 
     def legal_options(self, seat: int) -> list[Option]:
         if self.phase is _PICK and 0 <= seat < self.players and not self.picks[seat]:
-            return list(map(_CARD_OPTION, self.hands[seat]))
+            return [CARD_OPTIONS[c] for c in self.hands[seat]]
         kind = self.decision_kind(seat)
         if kind == DecisionKind.DRAFT_CARD:
-            return list(map(_CARD_OPTION, self.pool))
+            return [CARD_OPTIONS[c] for c in self.pool]
         return list(self.choices)
 
     def apply(self, seat: int, option: Option) -> None:
         if self.phase is _PICK:
-            if not 0 <= seat < self.players or self.picks[seat]:
+            picks = self.picks
+            if not 0 <= seat < self.players or picks[seat]:
                 self.decision_kind(seat)  # raises with the pending seats
             card = option.card
             if option.kind != _CARD or card not in self.hands[seat]:
                 raise self._illegal(seat, option)
-            self.picks[seat] = card
+            picks[seat] = card
             self.unpicked -= 1
             if not self.unpicked:
                 self._reveal()
@@ -319,35 +236,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
             self._draft(seat, option.card)
 
     def view(self, seat: int) -> SixNimmtView:
-        if not -1 <= seat < self.players:
-            raise RulesError(f"no seat {seat} in a {self.players}-player game")
-        pending = self.pending()
-        header = ViewHeader(
-            variant=self.variant,
-            options=self.rules.options,
-            players=self.players,
-            seat=seat,
-            round=self.round,
-            scores=tuple(self.scores()),
-            to_move=pending,
-            decision=self.decision_kind(seat) if seat in pending else None,
-            history=History.window(self.history),
-        )
-        public = self.rules.draft
-        return SixNimmtView(
-            header=header,
-            hand=tuple(self.hands[seat]) if seat >= 0 else (),
-            rows=tuple(tuple(r) for r in self.rows),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            round_penalties=tuple(self.penalties),
-            highest_card=self.rules.highest,
-            picked=tuple(p != 0 for p in self.picks),
-            revealed=tuple((s, c) for c, s in self.queue),
-            pending_card=self.queue[0][0] if self.phase is _CHOOSE else 0,
-            draft_pool=tuple(self.pool),
-            public_hands=public,
-            all_hands=tuple(tuple(h) for h in self.hands) if public or seat < 0 else (),
-        )
+        return view_of(self, seat)
 
     def is_terminal(self) -> bool:
         return self.phase is _OVER
@@ -364,17 +253,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
     def card_locations(self) -> dict[str, list[int]]:
         """Places: "hand i" (a face-down pick included), "row r", "pile i" (taken this
         round), "revealed" (this turn's cards still to resolve), "draft", "unused"."""
-        places: dict[str, list[int]] = {}
-        for seat, hand in enumerate(self.hands):
-            places[f"hand {seat}"] = list(hand)
-        for r, row in enumerate(self.rows):
-            places[f"row {r}"] = list(row)
-        for seat, pile in enumerate(self.piles):
-            places[f"pile {seat}"] = list(pile)
-        places["revealed"] = [c for c, _ in self.queue]
-        places["draft"] = list(self.pool)
-        places["unused"] = list(self.unused)
-        return places
+        return card_locations_of(self)
 
     @property
     def higher_is_better(self) -> bool:
@@ -480,7 +359,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         queue = self.queue
         while queue:
             card, seat = queue[0]
-            places = self._nearest_places(card)
+            places = nearest_places(self.rows, card)
             if len(places) != 1:
                 self._ask(seat, places or ROW_OPTIONS)
                 return
@@ -493,37 +372,26 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
 
     def _choose(self, seat: int, option: Option) -> None:
         """The chooser took a row (or chose a tied place) for the queue's first card."""
-        card = self.queue[0][0]
-        if option.kind is _ROW or option.kind == _ROW:
-            self._take(seat, option.row)
-            self._lay(seat, card, option.row, Side.RIGHT, fresh=True)
+        queue = self.queue
+        card = queue[0][0]
+        r = option.row
+        if option.kind == _ROW:  # take the row; the card starts it anew
+            rows = self.rows
+            taken = rows[r]
+            self.piles[seat].extend(taken)
+            self.penalties[seat] += sum(map(_HEAD, taken))
+            rnd = self.round
+            append = self._log.append
+            append((_TAKE, seat, 0, r, 0, rnd, tuple(taken)))
+            rows[r] = [card]
+            append((_PLACE, seat, card, r, 0, rnd))
         else:
-            self._put(seat, card, option.row, option.side)
-        del self.queue[0]
-        self._resolve()
-
-    def _nearest_places(self, card: int) -> tuple[Option, ...]:
-        """Professional: the nearest places for `card` (0, 1 or 2 of them), canonical order."""
-        best_distance = 1 << 30
-        places: tuple[Option, ...] = ()
-        for r, row in enumerate(self.rows):
-            distance = card - row[-1]
-            if 0 < distance <= best_distance:
-                places = (
-                    (*places, PLACE_OPTIONS[r][0])
-                    if distance == best_distance
-                    else (PLACE_OPTIONS[r][0],)
-                )
-                best_distance = distance
-            distance = row[0] - card
-            if 0 < distance <= best_distance:
-                places = (
-                    (*places, PLACE_OPTIONS[r][1])
-                    if distance == best_distance
-                    else (PLACE_OPTIONS[r][1],)
-                )
-                best_distance = distance
-        return places
+            self._put(seat, card, r, option.side)
+        del queue[0]
+        if self.rules.professional:
+            self._resolve()
+        else:
+            self._resolve_ends(queue)
 
     def _ask(self, seat: int, choices: tuple[Option, ...]) -> None:
         self.phase = _CHOOSE
