@@ -16,7 +16,8 @@ This module is the family (its presets and constructors); the rules are in
 from __future__ import annotations
 
 from sdk.game.elevennimmt_position import from_position, from_view, public_piles
-from sdk.game.elevennimmt_rules import (
+from sdk.game.elevennimmt_rules import ElevenNimmtState, new_game
+from sdk.game.elevennimmt_table import (
     BITS,
     BULL_CARDS,
     BULL_PILE,
@@ -33,11 +34,9 @@ from sdk.game.elevennimmt_rules import (
     STEAL_OPTIONS,
     WINDOW,
     WINDOW_MASKS,
-    ElevenNimmtState,
     Phase,
     PlayOptions,
     distance,
-    new_game,
     next_starter,
     piles_of,
     playable,

@@ -12,10 +12,10 @@ from sdk.game.core import (
     EventKind,
     RulesError,
 )
-from sdk.game.elevennimmt_rules import (
+from sdk.game.elevennimmt_rules import ElevenNimmtState
+from sdk.game.elevennimmt_table import (
     BULL_PILE,
     DECK,
-    ElevenNimmtState,
     Phase,
     stack,
     steal_targets,

@@ -16,12 +16,10 @@ family (presets, constructors) in :mod:`sdk.game.elevennimmt`, which re-exports 
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from sdk.game.cards import HEADS
 from sdk.game.core import (
     DecisionKind,
     Event,
@@ -31,7 +29,28 @@ from sdk.game.core import (
     OptionKind,
     Policy,
     RulesError,
-    Side,
+)
+from sdk.game.elevennimmt_table import (
+    BITS,
+    BULL_CARDS,
+    BULL_PILE,
+    DECK,
+    END_TURN,
+    HAND_SIZE,
+    NAME,
+    PILE_BITS,
+    PLAY_OPTIONS,
+    REACH,
+    ROW_OPTIONS,
+    STEAL_OPTIONS,
+    WINDOW,
+    WINDOW_MASKS,
+    Phase,
+    next_starter,
+    piles_of,
+    round_points,
+    stack,
+    steal_targets,
 )
 from sdk.game.engine_support import (
     make_header,
@@ -41,123 +60,20 @@ from sdk.game.engine_support import (
     require_pending,
     require_seat,
     round_rng,
-    shared_event,
 )
+from sdk.game.eventlog import EventLog, Record
 from sdk.game.family import Position
 from sdk.game.views import ElevenNimmtView
 
-NAME = "11nimmt"
+# Event kinds as ints, for the compact history records (sdk.game.eventlog).
+_K_BULL = int(EventKind.BULL)
+_K_TAKE = int(EventKind.TAKE)
+_K_END_TURN = int(EventKind.END_TURN)
+_K_NEW_PILE = int(EventKind.NEW_PILE)
+_K_PLACE = int(EventKind.PLACE)
 
 
-DECK = range(1, 101)
-
-
-HAND_SIZE = 10
-
-
-BULL_CARDS = 10
-
-
-WINDOW = 10  # a card fits a pile when it is 1..10 above the top, counting 100 -> 1
-
-
-BULL_PILE = 3  # taking a pile of at least this many cards earns a bull card
-
-
-END_TURN = Option(OptionKind.END_TURN)
-
-
-MAX_PILES = len(DECK)  # every pile holds a card of its own (a dealt game has at most 41)
-
-
-PILE_BITS = 7  # a play's key: card << PILE_BITS | pile; keys sort as (card, pile) do
-
-
-PILE_MASK = (1 << PILE_BITS) - 1
-
-
-ROW_OPTIONS = [Option(OptionKind.ROW, row=p) for p in range(MAX_PILES)]
-
-
-STEAL_OPTIONS = [Option(OptionKind.STEAL, target=t) for t in range(7)]
-
-
-class PlayOptions(dict[int, Option]):
-    """PLAY options by key (card << PILE_BITS | pile), made on first use and then shared
-    (options are immutable)."""
-
-    def __missing__(self, key: int) -> Option:
-        option = Option(OptionKind.PLAY, key >> PILE_BITS, key & PILE_MASK)
-        self[key] = option
-        return option
-
-
-PLAY_OPTIONS = PlayOptions()
-
-
-def distance(card: int, top: int) -> int:
-    """How far `card` is above `top`, going round from 100 to 1 (98 -> 5 is 7)."""
-    return (card - top) % len(DECK)
-
-
-def playable(card: int, top: int) -> bool:
-    """Whether `card` may be played on a pile whose top is `top`."""
-    return 1 <= (card - top) % 100 <= WINDOW
-
-
-def stack(pile: list[int], card: int, new_cards: int, base_top: int) -> None:
-    """Put `card` on `pile`, keeping this turn's `new_cards` cards in ascending window order
-    from `base_top` (the pile's top when the turn began), the highest on top."""
-    pile.append(card)
-    if new_cards:
-        tail = sorted(pile[-new_cards - 1 :], key=lambda c: distance(c, base_top))
-        pile[-new_cards - 1 :] = tail
-
-
-REACH = [sum(1 << top for top in DECK if playable(card, top)) for card in range(101)]
-"""REACH[card]: the pile tops `card` may be played on, as a bit set (bit t: top t)."""
-
-
-WINDOW_MASKS = [sum(1 << card for card in DECK if playable(card, top)) for top in range(101)]
-"""WINDOW_MASKS[top]: the cards that fit a pile with that top, as a bit set (bit c: card c)."""
-
-
-BITS = tuple(1 << card for card in range(101))
-
-
-def piles_of(fits: int, tops: list[int]) -> list[int]:
-    """The piles (ascending) whose tops (listed in `tops`, distinct) are in the bit set
-    `fits`."""
-    piles: list[int] = []
-    while fits:
-        low = fits & -fits
-        piles.append(tops.index(low.bit_length() - 1))
-        fits ^= low
-    piles.sort()
-    return piles
-
-
-def round_points(hand: Sequence[int]) -> int:
-    """Penalty points of a hand at the end of a round: its heads."""
-    return sum(HEADS[c] for c in hand)
-
-
-def next_starter(totals: Sequence[int], previous: int) -> int:
-    """The seat with the fewest points; ties: the first going clockwise after `previous`,
-    `previous` itself checked last."""
-    players = len(totals)
-    order = [(previous + k) % players for k in range(1, players + 1)]
-    fewest = min(totals)
-    return next(seat for seat in order if totals[seat] == fewest)
-
-
-class Phase(enum.Enum):
-    PLAY = "play"
-    STEAL = "steal"
-    OVER = "over"
-
-
-class ElevenNimmtState(GameState[ElevenNimmtView]):
+class ElevenNimmtState(EventLog, GameState[ElevenNimmtView]):
     """A game of 11 nimmt!. Build one with :func:`new_game` or :meth:`from_position`."""
 
     COPY_LISTS = (
@@ -169,7 +85,7 @@ class ElevenNimmtState(GameState[ElevenNimmtView]):
         "start_tops",
         "plays",
         "steal_targets",
-        "history",
+        *EventLog.LOG_LISTS,
     )
     COPY_NESTED = ("hands", "piles")
 
@@ -191,7 +107,8 @@ class ElevenNimmtState(GameState[ElevenNimmtView]):
         self.start_tops: list[int] = []  # pile tops when the turn began
         self.plays: list[tuple[int, int]] = []  # this turn's (card, pile)
         self.steal_targets: list[int] = []
-        self.history: list[Event] = []
+        self._log: list[Record] = []
+        self._events: list[Event] = []
         self._tops: list[int] = []  # every pile's top card now (see _set_piles)
         self._top_mask = 0  # the same as a bit set
         self._tops_cache: tuple[list[int] | None, int] = (None, 0)  # see _open_tops
@@ -245,8 +162,9 @@ class ElevenNimmtState(GameState[ElevenNimmtView]):
         placed = {c for cards in places.values() for c in cards}
         state.unused = [c for c in DECK if c not in placed]
         # The history shows the cards beneath the tops as if played before this turn.
-        state.history = position_history(piles, round_number, turn_ends=True)
-        state.history[0] = replace(state.history[0], seat=starter)
+        events = position_history(piles, round_number, turn_ends=True)
+        events[0] = replace(events[0], seat=starter)
+        state.history = events
         state._begin_turn(turn)
         return state
 
@@ -260,7 +178,7 @@ class ElevenNimmtState(GameState[ElevenNimmtView]):
         self._set_piles([[self.deck.pop()]])
         self.bulls = [0] * self.players
         self.supply = BULL_CARDS
-        self.history.append(
+        self._log.append(
             Event(
                 EventKind.ROUND_START,
                 seat=self.starter,
@@ -506,7 +424,7 @@ class ElevenNimmtState(GameState[ElevenNimmtView]):
             self._tops[pile] = new
             self._top_mask ^= BITS[old] | BITS[new]
         plays.append((card, pile))
-        self.history.append(shared_event(EventKind.PLACE, seat, card, pile, Side.RIGHT, self.round))
+        self._log.append((_K_PLACE, seat, card, pile, 0, self.round))
         if not self.bulls[seat] or not hand or not self._has_play(seat):
             self._finish_turn(seat)
 
@@ -514,16 +432,12 @@ class ElevenNimmtState(GameState[ElevenNimmtView]):
         cards = self.piles.pop(pile)
         self._top_mask ^= BITS[self._tops.pop(pile)]
         self.hands[seat] = sorted(self.hands[seat] + cards)
-        self.history.append(
-            Event(EventKind.TAKE, seat=seat, row=pile, cards=tuple(cards), round=self.round)
-        )
+        self._log.append((_K_TAKE, seat, 0, pile, 0, self.round, tuple(cards)))
         if len(cards) >= BULL_PILE:
             if self.supply:
                 self.supply -= 1
                 self.bulls[seat] += 1
-                self.history.append(
-                    shared_event(EventKind.BULL, seat, 0, -1, Side.RIGHT, self.round)
-                )
+                self._log.append((_K_BULL, seat, 0, -1, 0, self.round))
             else:
                 targets = steal_targets(self.bulls, seat)
                 if len(targets) > 1:
@@ -537,24 +451,22 @@ class ElevenNimmtState(GameState[ElevenNimmtView]):
         self.bulls[target] -= 1
         self.bulls[seat] += 1
         self.steal_targets = []
-        self.history.append(Event(EventKind.BULL, seat=seat, target=target, round=self.round))
+        self._log.append((_K_BULL, seat, 0, -1, 0, self.round, (), target))
 
     def _after_take(self, seat: int) -> None:
         """Two deck cards start new piles; a deck of fewer than 2 cards ends the round."""
-        piles, deck, history = self.piles, self.deck, self.history
+        piles, deck, history = self.piles, self.deck, self._log
         ending = len(deck) < 2
         for _ in range(min(2, len(deck))):
             card = deck.pop()
             piles.append([card])
             self._tops.append(card)
             self._top_mask |= BITS[card]
-            history.append(
-                shared_event(EventKind.NEW_PILE, -1, card, len(piles) - 1, Side.RIGHT, self.round)
-            )
+            history.append((_K_NEW_PILE, -1, card, len(piles) - 1, 0, self.round))
         self._finish_turn(seat, ending)
 
     def _finish_turn(self, seat: int, round_over: bool = False) -> None:
-        self.history.append(shared_event(EventKind.END_TURN, seat, 0, -1, Side.RIGHT, self.round))
+        self._log.append((_K_END_TURN, seat, 0, -1, 0, self.round))
         if round_over or not self.hands[seat]:
             self._end_round()
         else:
@@ -563,7 +475,7 @@ class ElevenNimmtState(GameState[ElevenNimmtView]):
     def _end_round(self) -> None:
         points = [round_points(hand) for hand in self.hands]
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
-        self.history.append(Event(EventKind.ROUND_END, cards=tuple(points), round=self.round))
+        self._log.append(Event(EventKind.ROUND_END, cards=tuple(points), round=self.round))
         if self.round >= self.players:
             self.phase = Phase.OVER
             self.start_tops, self.plays = [], []
@@ -573,14 +485,6 @@ class ElevenNimmtState(GameState[ElevenNimmtView]):
         self.starter = next_starter(self.totals, self.starter)
         self.unused = []
         self._deal()
-
-
-def steal_targets(bulls: Sequence[int], seat: int) -> list[int]:
-    """The other seats holding the most bull cards (none when nobody else has one)."""
-    most = max((b for s, b in enumerate(bulls) if s != seat), default=0)
-    if not most:
-        return []
-    return [s for s, b in enumerate(bulls) if s != seat and b == most]
 
 
 def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> ElevenNimmtState:

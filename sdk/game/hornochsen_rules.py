@@ -41,8 +41,8 @@ from sdk.game.engine_support import (
     require_pending,
     require_seat,
     round_rng,
-    shared_event,
 )
+from sdk.game.eventlog import EventLog, Record
 from sdk.game.family import Position
 from sdk.game.views import HornochsenRow, HornochsenView
 
@@ -97,10 +97,16 @@ def score(
     return points * (1 << pile_specials.count(Special.X2)) - 10 * len(hand_specials)
 
 
-class HornochsenState(GameState[HornochsenView]):
+# Event kinds as ints, for the compact history records (sdk.game.eventlog).
+_K_END_TURN = int(EventKind.END_TURN)
+_K_PLACE = int(EventKind.PLACE)
+_K_SPECIAL = int(EventKind.SPECIAL)
+
+
+class HornochsenState(EventLog, GameState[HornochsenView]):
     """A game of Hornochsen!. Build one with :func:`new_game` or :meth:`from_position`."""
 
-    COPY_LISTS = ("unused", "history")
+    COPY_LISTS = ("unused", *EventLog.LOG_LISTS)
     COPY_NESTED = ("hands", "specials", "rows", "row_specials", "piles", "pile_specials")
 
     def __init__(self, players: int, variant: str = NAME) -> None:
@@ -116,7 +122,8 @@ class HornochsenState(GameState[HornochsenView]):
         self.turn = 0
         self.steps = 0
         self.over = False
-        self.history: list[Event] = []
+        self._log: list[Record] = []
+        self._events: list[Event] = []
 
     # ----- construction -------------------------------------------------------------
 
@@ -193,7 +200,7 @@ class HornochsenState(GameState[HornochsenView]):
         self.row_specials = [[] for _ in self.rows]
         self.unused = sorted(cards[start + table :])
         self.specials = [[Special.X2, Special.PLUS5] for _ in range(self.players)]
-        self.history.append(
+        self._log.append(
             Event(EventKind.ROUND_START, cards=tuple(r[0] for r in self.rows), round=1)
         )
 
@@ -272,7 +279,7 @@ class HornochsenState(GameState[HornochsenView]):
             self._special(seat, Special(option.card), option.row)
         self.steps += 1
         if not any(self.hands):
-            self.history.append(shared_event(EventKind.END_TURN, seat, 0, -1, Side.RIGHT, 1))
+            self._log.append((_K_END_TURN, seat, 0, -1, 0, 1))
             self._end_game()
         elif self.steps >= MAX_STEPS or not self._can_play(seat):
             self._end_turn(seat)
@@ -379,14 +386,14 @@ class HornochsenState(GameState[HornochsenView]):
         self.hands[seat].remove(card)
         row = row_for(card, [r[-1] for r in self.rows])
         self.rows[row].append(card)
-        self.history.append(shared_event(EventKind.PLACE, seat, card, row, Side.RIGHT, 1))
+        self._log.append((_K_PLACE, seat, card, row, 0, 1))
         if len(self.rows[row]) >= ROW_FULL:
             cards = self.rows.pop(row)
             specials = self.row_specials.pop(row)
             self.piles[seat].extend(cards)
             self.pile_specials[seat].extend(specials)
             self.pile_specials[seat].sort()
-            self.history.append(
+            self._log.append(
                 Event(
                     EventKind.COLLECT,
                     seat=seat,
@@ -401,7 +408,7 @@ class HornochsenState(GameState[HornochsenView]):
         self.specials[seat].remove(kind)
         self.row_specials[row].append(kind)
         self.row_specials[row].sort()
-        self.history.append(shared_event(EventKind.SPECIAL, seat, kind, row, Side.RIGHT, 1))
+        self._log.append((_K_SPECIAL, seat, kind, row, 0, 1))
 
     def _can_play(self, seat: int) -> bool:
         if self.hands[seat] and self.rows:
@@ -409,7 +416,7 @@ class HornochsenState(GameState[HornochsenView]):
         return any(k not in held for k in self.specials[seat] for held in self.row_specials)
 
     def _end_turn(self, seat: int) -> None:
-        self.history.append(shared_event(EventKind.END_TURN, seat, 0, -1, Side.RIGHT, 1))
+        self._log.append((_K_END_TURN, seat, 0, -1, 0, 1))
         self._next_turn(seat)
 
     def _next_turn(self, seat: int) -> None:
@@ -425,7 +432,7 @@ class HornochsenState(GameState[HornochsenView]):
     def _end_game(self) -> None:
         """The game (its one round) is over: ROUND_END holds the final scores."""
         self.over = True
-        self.history.append(Event(EventKind.ROUND_END, cards=tuple(self.scores()), round=1))
+        self._log.append(Event(EventKind.ROUND_END, cards=tuple(self.scores()), round=1))
 
 
 def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> HornochsenState:

@@ -31,7 +31,6 @@ from sdk.game.core import (
     OptionKind,
     Policy,
     RulesError,
-    Side,
 )
 from sdk.game.engine_support import (
     make_header,
@@ -41,8 +40,8 @@ from sdk.game.engine_support import (
     require_pending,
     require_seat,
     round_rng,
-    shared_event,
 )
+from sdk.game.eventlog import EventLog, Record
 from sdk.game.family import Position
 from sdk.game.views import XNimmtView
 
@@ -93,10 +92,16 @@ def round_score(hand: Sequence[int], x_pile: Sequence[int]) -> int:
     return sum(HEADS[c] for c in hand) + 2 * sum(HEADS[c] for c in x_pile)
 
 
-class XNimmtState(GameState[XNimmtView]):
+# Event kinds as ints, for the compact history records (sdk.game.eventlog).
+_K_PLACE = int(EventKind.PLACE)
+_K_REVEAL = int(EventKind.REVEAL)
+_K_X_ROW = int(EventKind.X_ROW)
+
+
+class XNimmtState(EventLog, GameState[XNimmtView]):
     """A game of X nimmt!. Build one with :func:`new_game` or :meth:`from_position`."""
 
-    COPY_LISTS = ("totals", "unused", "picks", "queue", "taken", "history")
+    COPY_LISTS = ("totals", "unused", "picks", "queue", "taken", *EventLog.LOG_LISTS)
     COPY_NESTED = ("hands", "rows", "x_rows", "x_piles")
 
     def __init__(self, players: int, seed: int, variant: str = NAME) -> None:
@@ -116,7 +121,8 @@ class XNimmtState(GameState[XNimmtView]):
         self.chooser = -1  # the seat of a TAKE_ROW or X_ROW_CARD decision
         self.pending_card = 0  # the card waiting for TAKE_ROW
         self.taken: list[int] = []  # cards waiting for X_ROW_CARD
-        self.history: list[Event] = []
+        self._log: list[Record] = []
+        self._events: list[Event] = []
 
     # ----- construction -------------------------------------------------------------
 
@@ -176,18 +182,17 @@ class XNimmtState(GameState[XNimmtView]):
         state.x_piles = [list(p) for p in x_piles]
         placed = {c for cards in places.values() for c in cards}
         state.unused = [c for c in DECK if c not in placed]
-        state.history = position_history(rows, round_number, further=False)
+        events = position_history(rows, round_number, further=False)
         for seat in range(players):
             if state.x_piles[seat]:
-                state.history.append(
+                events.append(
                     Event(
                         EventKind.X_PILE, seat=seat, cards=tuple(x_piles[seat]), round=round_number
                     )
                 )
             for card in state.x_rows[seat]:
-                state.history.append(
-                    Event(EventKind.X_ROW, seat=seat, card=card, round=round_number)
-                )
+                events.append(Event(EventKind.X_ROW, seat=seat, card=card, round=round_number))
+        state.history = events
         return state
 
     def _deal(self) -> None:
@@ -203,7 +208,7 @@ class XNimmtState(GameState[XNimmtView]):
         self.x_piles = [[] for _ in range(self.players)]
         self.picks = [0] * self.players
         self.phase = Phase.PICK
-        self.history.append(
+        self._log.append(
             Event(EventKind.ROUND_START, cards=tuple(r[0] for r in self.rows), round=self.round)
         )
 
@@ -369,17 +374,15 @@ class XNimmtState(GameState[XNimmtView]):
         self.phase = Phase.RESOLVE
         take = next(e for e in reversed(self.history) if e.kind == EventKind.TAKE)
         self._to_x_row(seat, card, [c for c in taken if c != card])
-        self.history.append(
-            shared_event(EventKind.PLACE, seat, take.card, take.row, Side.RIGHT, self.round)
-        )
+        self._log.append((_K_PLACE, seat, take.card, take.row, 0, self.round))
         self._resolve()
 
     def _reveal(self) -> None:
-        hands, history, rnd = self.hands, self.history, self.round
+        hands, history, rnd = self.hands, self._log, self.round
         picks = self.picks
         for seat, card in enumerate(picks):
             hands[seat].remove(card)
-            history.append(shared_event(EventKind.REVEAL, seat, card, -1, Side.RIGHT, rnd))
+            history.append((_K_REVEAL, seat, card, -1, 0, rnd))
         self.queue = sorted(zip(picks, range(self.players), strict=True))
         self.picks = [0] * self.players
         self.phase = Phase.RESOLVE
@@ -400,9 +403,7 @@ class XNimmtState(GameState[XNimmtView]):
                     return
             else:
                 rows[row].append(card)
-                self.history.append(
-                    shared_event(EventKind.PLACE, seat, card, row, Side.RIGHT, self.round)
-                )
+                self._log.append((_K_PLACE, seat, card, row, 0, self.round))
         if not all(self.hands):
             self._end_round()
         else:
@@ -415,16 +416,14 @@ class XNimmtState(GameState[XNimmtView]):
         the taken cards are sorted), but its ``PLACE`` event follows the X-row card's
         ``X_ROW`` (rules order: take the row, sort the taken cards, start the row)."""
         taken, self.rows[row] = self.rows[row], [card]
-        self.history.append(
+        self._log.append(
             Event(
                 EventKind.TAKE, seat=seat, card=card, row=row, cards=tuple(taken), round=self.round
             )
         )
         if len(taken) == 1:
             self._to_x_row(seat, taken[0], [])
-            self.history.append(
-                shared_event(EventKind.PLACE, seat, card, row, Side.RIGHT, self.round)
-            )
+            self._log.append((_K_PLACE, seat, card, row, 0, self.round))
         else:
             self.phase, self.chooser, self.taken = Phase.X_ROW_CARD, seat, taken
 
@@ -432,25 +431,23 @@ class XNimmtState(GameState[XNimmtView]):
         x_row = self.x_rows[seat]
         if x_row and card < x_row[-1]:
             self.x_piles[seat].extend(x_row)
-            self.history.append(
+            self._log.append(
                 Event(EventKind.X_PILE, seat=seat, cards=tuple(x_row), round=self.round)
             )
             self.x_rows[seat] = x_row = []
         x_row.append(card)
         if to_hand:
-            self.history.append(
+            self._log.append(
                 Event(EventKind.X_ROW, seat=seat, card=card, cards=tuple(to_hand), round=self.round)
             )
             self.hands[seat] = sorted(self.hands[seat] + to_hand)
         else:
-            self.history.append(
-                shared_event(EventKind.X_ROW, seat, card, -1, Side.RIGHT, self.round)
-            )
+            self._log.append((_K_X_ROW, seat, card, -1, 0, self.round))
 
     def _end_round(self) -> None:
         points = [round_score(self.hands[s], self.x_piles[s]) for s in range(self.players)]
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
-        self.history.append(Event(EventKind.ROUND_END, cards=tuple(points), round=self.round))
+        self._log.append(Event(EventKind.ROUND_END, cards=tuple(points), round=self.round))
         if self.round >= ROUNDS:
             self.phase = Phase.OVER
             return
