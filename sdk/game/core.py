@@ -303,8 +303,12 @@ class GameState(abc.ABC, Generic[ViewT_co]):
         event of the history), before the next round is dealt."""
         self.finished_rounds = (*self.finished_rounds, self._round_end())
 
+    def _last_event(self) -> Event | None:
+        """The last event of the history (None before the first)."""
+        return self.history[-1] if self.history else None
+
     def _round_end(self) -> RoundEnd:
-        last = self.history[-1] if self.history else None
+        last = self._last_event()
         if last is None or last.kind != EventKind.ROUND_END:
             raise RulesError("no round has just ended")
         return RoundEnd(

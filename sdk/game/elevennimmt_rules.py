@@ -17,7 +17,7 @@ family (presets, constructors) in :mod:`sdk.game.elevennimmt`, which re-exports 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from sdk.game.core import (
@@ -44,7 +44,6 @@ from sdk.game.elevennimmt_table import (
     ROW_OPTIONS,
     STEAL_OPTIONS,
     WINDOW,
-    WINDOW_MASKS,
     Phase,
     next_starter,
     piles_of,
@@ -112,6 +111,7 @@ class ElevenNimmtState(EventLog, GameState[ElevenNimmtView]):
         self._tops: list[int] = []  # every pile's top card now (see _set_piles)
         self._top_mask = 0  # the same as a bit set
         self._tops_cache: tuple[list[int] | None, int] = (None, 0)  # see _open_tops
+        self._pile_of_top: tuple[list[int] | None, dict[int, int]] = (None, {})  # the same
 
     # ----- construction -------------------------------------------------------------
 
@@ -205,7 +205,7 @@ class ElevenNimmtState(EventLog, GameState[ElevenNimmtView]):
         if self.phase is not Phase.PLAY or seat != self.turn:
             require_pending(self.pending(), seat)
             return [STEAL_OPTIONS[t] for t in self.steal_targets]
-        options = [PLAY_OPTIONS[key] for key in self._play_keys(seat)]
+        options = self._play_options(seat)
         if not self.plays:
             return ROW_OPTIONS[: len(self.piles)] + options
         options.append(END_TURN)
@@ -385,29 +385,34 @@ class ElevenNimmtState(EventLog, GameState[ElevenNimmtView]):
                 return True
         return False
 
-    def _play_keys(self, seat: int) -> list[int]:
-        """The PLAY options of this turn as sorted keys (card << PILE_BITS | pile): the
-        canonical order, card then pile. Windows are those of the turn's start tops."""
-        hand = 0
-        for card in self.hands[seat]:
-            hand |= BITS[card]
+    def _play_options(self, seat: int) -> list[Option]:
+        """The PLAY options of this turn in canonical order (card, then pile): each hand
+        card against the bit set of the start tops this turn may still play on."""
+        mask = self._open_tops(seat)
         tops = self.start_tops
-        piles: Iterable[int] = range(len(tops))
-        plays = self.plays
-        if plays:
-            used = {pile for _, pile in plays}
-            if len(used) >= max(1, self.bulls[seat]):
-                piles = used
-        keys: list[int] = []
-        append = keys.append
-        for pile in piles:
-            fits = hand & WINDOW_MASKS[tops[pile]]
-            while fits:
-                low = fits & -fits
-                append((low.bit_length() - 1) << PILE_BITS | pile)
-                fits ^= low
-        keys.sort()
-        return keys
+        known = self._pile_of_top
+        if known[0] is not tops:  # a new turn: which pile each start top is on
+            known = self._pile_of_top = (tops, {top: pile for pile, top in enumerate(tops)})
+        pile_of = known[1]
+        options: list[Option] = []
+        append = options.append
+        for card in self.hands[seat]:
+            fits = REACH[card] & mask
+            if not fits:
+                continue
+            key = card << PILE_BITS
+            if fits & (fits - 1):  # several piles: in pile order
+                piles = []
+                while fits:
+                    low = fits & -fits
+                    piles.append(pile_of[low.bit_length() - 1])
+                    fits ^= low
+                piles.sort()
+                for pile in piles:
+                    append(PLAY_OPTIONS[key | pile])
+            else:
+                append(PLAY_OPTIONS[key | pile_of[fits.bit_length() - 1]])
+        return options
 
     def _play(self, seat: int, card: int, pile: int) -> None:
         hand = self.hands[seat]

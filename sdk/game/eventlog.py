@@ -74,6 +74,10 @@ class EventLog:
         self._events = list(events)
         self._log = list(self._events)
 
+    def _last_event(self) -> Event | None:
+        """The last event, without converting the records before it."""
+        return event_of(self._log[-1]) if self._log else None
+
     @property
     def history(self) -> list[Event]:
         """The public history so far, as Event objects (append-only: views hold windows on
