@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sdk.game.cards import HEADS, HORNOCHSEN_POINTS
-from sdk.game.core import DecisionKind, EventKind, Option, OptionKind, RulesError
+from sdk.game.core import DecisionKind, EventKind, Option, OptionKind, RulesError, Side, Special
 from sdk.game.variants import family_of
 from sdk.game.views import ElevenNimmtView, HornochsenView, SixNimmtView, View, XNimmtView
 
@@ -86,14 +86,22 @@ def relative(values: Sequence[Any], seat: int, width: int) -> list[Any]:
     return out + [0] * (width - n)
 
 
-def round_events(view: View) -> list[Any]:
-    """This round's public events, oldest first."""
+def round_events(view: View) -> Sequence[Any]:
+    """This round's public events, oldest first (events carry their round, in order)."""
     history = view.header.history
     current = view.header.round
-    start = len(history)
-    while start > 0 and history[start - 1].round == current:
-        start -= 1
-    return list(history[start:])
+    low, high = 0, len(history)
+    while low < high:  # the first event of the current round
+        middle = (low + high) // 2
+        if history[middle].round < current:
+            low = middle + 1
+        else:
+            high = middle
+    return history[low:]
+
+
+SIX_CARD_EVENTS = frozenset({EventKind.REVEAL, EventKind.PLACE, EventKind.DRAFT})
+X_CARD_EVENTS = frozenset({EventKind.REVEAL, EventKind.PLACE, EventKind.X_ROW})
 
 
 class FamilyCodec:
@@ -106,6 +114,7 @@ class FamilyCodec:
     higher_is_better: bool = False
 
     def __init__(self) -> None:
+        self._actions: dict[Option, int] = {}
         self.layout = Layout()
         self._common()
         self._build()
@@ -153,32 +162,56 @@ class FamilyCodec:
         for card in cards:
             vector[start + card - 1] = 1
 
+    def set_seen(self, vector: Vector, view: View, card_events: frozenset[EventKind]) -> None:
+        """Mark in ``seen`` every card this round's events showed: the ``card`` of the
+        kinds in `card_events` and the ``cards`` of every event but ROUND_END (scores)."""
+        events = round_events(view)
+        end = EventKind.ROUND_END
+        cards = [e.card for e in events if e.kind in card_events]
+        cards += [c for e in events if e.cards and e.kind != end for c in e.cards]
+        if cards:
+            index = np.asarray(cards, np.int64)
+            vector[self.slices["seen"].start + index[index > 0] - 1] = 1
+
     # -- actions --
 
     def action_of(self, option: Option) -> int:
         """The fixed action index of `option` (RulesError if the family has none)."""
         raise NotImplementedError
 
+    def action(self, option: Option) -> int:
+        """:meth:`action_of`, remembered (options are immutable and few)."""
+        action = self._actions.get(option)
+        if action is None:
+            action = self._actions[option] = self.action_of(option)
+        return action
+
+    def actions(self, options: Sequence[Option]) -> list[int]:
+        """The action of each option, in order."""
+        get = self._actions.get
+        return [get(o) or self.action(o) for o in options]
+
     def mask(self, options: Sequence[Option]) -> Mask:
         """1 at the action of every legal option, 0 elsewhere."""
         mask = np.zeros(self.action_size, np.int8)
-        for option in options:
-            mask[self.action_of(option)] = 1
+        mask[self.actions(options)] = 1
         return mask
 
     def option_of(self, action: int, options: Sequence[Option]) -> Option | None:
         """The legal option `action` stands for; None if it stands for none."""
-        for option in options:
-            if self.action_of(option) == action:
-                return option
-        return None
+        index = self.index_of(action, options)
+        return None if index is None else options[index]
 
     def index_of(self, action: int, options: Sequence[Option]) -> int | None:
         """The index in `options` of the option `action` stands for; None if none."""
-        for index, option in enumerate(options):
-            if self.action_of(option) == action:
-                return index
-        return None
+        try:
+            return self.actions(options).index(action)
+        except ValueError:
+            return None
+
+    def decode(self, action: int) -> Option:
+        """The option an action stands for, legal or not (the inverse of action_of)."""
+        raise NotImplementedError
 
     def describe_actions(self) -> list[str]:
         """The action ranges, for docs and errors."""
@@ -191,6 +224,10 @@ class FamilyCodec:
 
 def _unknown(option: Option, family: str) -> RulesError:
     return RulesError(f"{option.describe()} has no action in {family}'s action space")
+
+
+def _no_action(action: int, codec: FamilyCodec) -> RulesError:
+    return RulesError(f"{codec.family}'s actions are 0..{codec.action_size - 1}, not {action}")
 
 
 class SixNimmtCodec(FamilyCodec):
@@ -231,12 +268,7 @@ class SixNimmtCodec(FamilyCodec):
             vector[s["row_lengths"].start + r] = len(row)
             vector[s["row_heads"].start + r] = sum(HEADS[c] for c in row)
             self.set_cards(vector, "table", row)
-        seen: set[int] = set()
-        for event in round_events(view):
-            if event.card and event.kind in (EventKind.REVEAL, EventKind.PLACE, EventKind.DRAFT):
-                seen.add(event.card)
-            seen.update(event.cards if event.kind != EventKind.ROUND_END else ())
-        self.set_cards(vector, "seen", sorted(seen))
+        self.set_seen(vector, view, SIX_CARD_EVENTS)
         self.set_cards(vector, "draft_pool", view.draft_pool)
         if view.public_hands and view.all_hands:
             for i, hand in enumerate(relative(view.all_hands, seat, n)):
@@ -259,6 +291,15 @@ class SixNimmtCodec(FamilyCodec):
         if option.kind == OptionKind.PLACE and 0 <= option.row < 4:
             return 108 + 2 * option.row + int(option.side)
         raise _unknown(option, self.family)
+
+    def decode(self, action: int) -> Option:
+        if 0 <= action < 104:
+            return Option(OptionKind.CARD, action + 1)
+        if 104 <= action < 108:
+            return Option(OptionKind.ROW, row=action - 104)
+        if 108 <= action < 116:
+            return Option(OptionKind.PLACE, row=(action - 108) // 2, side=Side((action - 108) % 2))
+        raise _no_action(action, self)
 
     def describe_actions(self) -> list[str]:
         return [
@@ -304,12 +345,7 @@ class XNimmtCodec(FamilyCodec):
             vector[base : base + len(row)] = row[:5]
             vector[s["row_lengths"].start + r] = len(row)
             vector[s["row_heads"].start + r] = sum(HEADS[c] for c in row)
-        seen: set[int] = set()
-        for event in round_events(view):
-            if event.card and event.kind in (EventKind.REVEAL, EventKind.PLACE, EventKind.X_ROW):
-                seen.add(event.card)
-            seen.update(event.cards if event.kind != EventKind.ROUND_END else ())
-        self.set_cards(vector, "seen", sorted(seen))
+        self.set_seen(vector, view, X_CARD_EVENTS)
         x_rows = relative(view.x_rows, seat, n)
         for i, x_row in enumerate(x_rows):
             if x_row:
@@ -335,6 +371,13 @@ class XNimmtCodec(FamilyCodec):
             return 100 + option.row
         raise _unknown(option, self.family)
 
+    def decode(self, action: int) -> Option:
+        if 0 <= action < 100:
+            return Option(OptionKind.CARD, action + 1)
+        if 100 <= action < 103:
+            return Option(OptionKind.ROW, row=action - 100)
+        raise _no_action(action, self)
+
     def describe_actions(self) -> list[str]:
         return [
             "0..99: CARD(card = action + 1): pick that card, or put it in the X row",
@@ -345,15 +388,24 @@ class XNimmtCodec(FamilyCodec):
 def eleven_piles(view: ElevenNimmtView) -> list[list[int]]:
     """This round's piles (bottom card first), rebuilt from the public history."""
     piles: list[list[int]] = []
+    place, take, new_pile, start = (
+        EventKind.PLACE,
+        EventKind.TAKE,
+        EventKind.NEW_PILE,
+        EventKind.ROUND_START,
+    )
     for event in round_events(view):
-        if event.kind == EventKind.ROUND_START:
-            piles = [[card] for card in event.cards]
-        elif event.kind == EventKind.PLACE and 0 <= event.row < len(piles):
-            piles[event.row].append(event.card)
-        elif event.kind == EventKind.TAKE and 0 <= event.row < len(piles):
-            del piles[event.row]
-        elif event.kind == EventKind.NEW_PILE:
+        kind = event.kind
+        if kind == place:
+            if 0 <= event.row < len(piles):
+                piles[event.row].append(event.card)
+        elif kind == take:
+            if 0 <= event.row < len(piles):
+                del piles[event.row]
+        elif kind == new_pile:
             piles.insert(event.row, [event.card])
+        elif kind == start:
+            piles = [[card] for card in event.cards]
     return piles
 
 
@@ -413,6 +465,18 @@ class ElevenNimmtCodec(FamilyCodec):
         if option.kind == OptionKind.STEAL and 0 <= option.target < 7:
             return 101 * p + 1 + option.target
         raise _unknown(option, self.family)
+
+    def decode(self, action: int) -> Option:
+        p = self.P
+        if 0 <= action < 100 * p:
+            return Option(OptionKind.PLAY, action // p + 1, action % p)
+        if 100 * p <= action < 101 * p:
+            return Option(OptionKind.ROW, row=action - 100 * p)
+        if action == 101 * p:
+            return Option(OptionKind.END_TURN)
+        if 101 * p < action < self.action_size:
+            return Option(OptionKind.STEAL, target=action - 101 * p - 1)
+        raise _no_action(action, self)
 
     def describe_actions(self) -> list[str]:
         p = self.P
@@ -481,6 +545,17 @@ class HornochsenCodec(FamilyCodec):
         if option.kind == OptionKind.END_TURN:
             return 98 + 2 * r
         raise _unknown(option, self.family)
+
+    def decode(self, action: int) -> Option:
+        r = self.R
+        if 0 <= action < 98:
+            return Option(OptionKind.PLAY, action + 1)
+        if 98 <= action < 98 + 2 * r:
+            kind, row = divmod(action - 98, r)
+            return Option(OptionKind.SPECIAL, int(Special(kind + 1)), row)
+        if action == 98 + 2 * r:
+            return Option(OptionKind.END_TURN)
+        raise _no_action(action, self)
 
     def describe_actions(self) -> list[str]:
         r = self.R

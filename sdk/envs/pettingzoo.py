@@ -118,12 +118,16 @@ class BullringAECEnv(AECEnv[str, Observation, int]):
 
     def observe(self, agent: str) -> Observation:
         """`agent`'s own view, encoded, with its action mask (zeros unless it is to move)."""
-        game = self._game()
         seat = self.possible_agents.index(agent)
-        mask = np.zeros(self.codec.action_size, np.int8)
-        if not game.done and game.seat == seat:
-            mask = self.codec.mask(game.options())
-        return {"observation": self.codec.encode(game.view(seat)), "action_mask": mask}
+        observation = self.codec.encode(self._game().view(seat))
+        return {"observation": observation, "action_mask": self.action_mask(agent)}
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """`agent`'s action mask alone (what ``observe`` gives with the observation)."""
+        game = self._game()
+        if game.done or self.possible_agents[game.seat] != agent:
+            return np.zeros(self.codec.action_size, np.int8)
+        return self.codec.mask(game.options())
 
     def legal_options(self) -> tuple[Option, ...]:
         """The options of the agent to move, in the engine's canonical order."""

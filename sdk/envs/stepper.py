@@ -23,6 +23,8 @@ class Stepper:
         self.state = state
         self.step: list[driver.Ask] = driver.asks(state)
         self.choices: list[int] = []
+        self.record: list[tuple[int, Option]] = []
+        """Every choice made so far, (seat, option), in the order the engine applies them."""
 
     @property
     def done(self) -> bool:
@@ -53,6 +55,7 @@ class Stepper:
         (the choices were applied and the next step's asks taken)."""
         if not 0 <= index < len(self.ask.options):
             raise IndexError(f"choice {index} of {len(self.ask.options)} options")
+        self.record.append((self.ask.seat, self.ask.options[index]))
         self.choices.append(index)
         if len(self.choices) < len(self.step):
             return False
@@ -66,4 +69,5 @@ class Stepper:
         other.state = self.state.clone()
         other.step = list(self.step)
         other.choices = list(self.choices)
+        other.record = list(self.record)
         return other
