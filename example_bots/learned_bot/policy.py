@@ -117,7 +117,12 @@ def action_features(observation: npt.NDArray[np.float32], actions: list[int]) ->
             f[R0 : R0 + 4] = (1, heads[r] / 10, lengths[r] / 5, float(heads[r] == cheapest))
         else:
             r, side = divmod(action - 108, 2)
-            f[L0 : L0 + 4] = (heads[r] / 10, lengths[r] / 5, heads[r] / 10 * (lengths[r] >= 5), side)
+            f[L0 : L0 + 4] = (
+                heads[r] / 10,
+                lengths[r] / 5,
+                heads[r] / 10 * (lengths[r] >= 5),
+                side,
+            )
     return out
 
 

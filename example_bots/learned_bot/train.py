@@ -160,7 +160,9 @@ def main() -> None:
             heads = evaluate(weights, args.eval_deals)
             points.append((games, heads))
             minutes = (time.monotonic() - started) / 60
-            print(f"{games:7d} games  {minutes:5.1f} min  greedy vs random: {heads:.2f}", flush=True)
+            print(
+                f"{games:7d} games  {minutes:5.1f} min  greedy vs random: {heads:.2f}", flush=True
+            )
             meta = {"games": games, "minutes": round(minutes, 1), "curve": points}
             save(args.out, weights, meta)
             write_curve(points, baseline, args.curve)

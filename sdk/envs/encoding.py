@@ -449,9 +449,9 @@ class ElevenNimmtCodec(FamilyCodec):
         vector[s["supply"]] = view.supply
         vector[s["deck_size"]] = view.deck_size
         vector[s["starter"].start + (view.starter - seat) % view.header.players] = 1
-        for _, pile in view.turn_plays:
-            if 0 <= pile < p:
-                vector[s["turn_piles"].start + pile] += 1
+        for _, played_on in view.turn_plays:
+            if 0 <= played_on < p:
+                vector[s["turn_piles"].start + played_on] += 1
         vector[s["turn_cards"]] = len(view.turn_plays)
 
     def action_of(self, option: Option) -> int:

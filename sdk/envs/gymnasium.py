@@ -51,7 +51,7 @@ def default_opponents() -> tuple[BotFactory, ...]:
     return (RulesBot,)
 
 
-class BullringEnv(gymnasium.Env[Observation, int]):
+class BullringEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """One seat of a Bullring variant; the other seats are SDK bots."""
 
     metadata = {"render_modes": ["ansi"]}
@@ -135,9 +135,7 @@ class BullringEnv(gymnasium.Env[Observation, int]):
             mask = self.codec.mask(game.options())
         return {"observation": self.codec.encode(game.view(self.seat)), "action_mask": mask}
 
-    def step(
-        self, action: int | np.integer[Any]
-    ) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+    def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         game = self._stepper()
         if game.done:
             raise RuntimeError("the game is over: call reset()")
@@ -156,7 +154,7 @@ class BullringEnv(gymnasium.Env[Observation, int]):
             info["ranks"] = tuple(game.state.ranks())
         return self._observe(), reward, game.done, False, info
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode != "ansi" or self.game is None:
             return None
         return repr(self.game.view(self.seat))

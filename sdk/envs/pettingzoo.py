@@ -50,7 +50,7 @@ def observation_space(codec: FamilyCodec) -> spaces.Dict:
     )
 
 
-class BullringAECEnv(AECEnv[str, Observation, int]):
+class BullringAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped base
     """One Bullring variant as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata = {"name": "bullring_v0", "render_modes": ["ansi"], "is_parallelizable": False}
@@ -80,7 +80,7 @@ class BullringAECEnv(AECEnv[str, Observation, int]):
         self._next_seed = seed
         self.game: Stepper | None = None
         self.deal_seed = 0
-        self.agents = []
+        self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_spaces[agent]
