@@ -8,7 +8,9 @@
 One game per preset: ``bullring_6nimmt``, ``bullring_6nimmt_tactics``,
 ``bullring_6nimmt_logic``, ``bullring_6nimmt_pro`` (parameter ``rounds``, default 1; 0:
 the preset's own end rule), ``bullring_xnimmt``, ``bullring_11nimmt`` and
-``bullring_hornochsen``; parameters ``players`` and ``deals``.
+``bullring_hornochsen``; parameters ``players``, ``deals``, ``options`` (more variant
+options, ``;``-separated: ``"end=reach66;rounds=0"``... as ``name=value``) and ``seed``
+(of the resampling generator).
 
 * The deal is the first move, a chance node with ``deals`` equally likely outcomes: outcome
   k deals ``sdk.game.new_game(variant, players, seed=k)``.
@@ -37,7 +39,7 @@ import pyspiel
 
 from sdk.envs.encoding import FamilyCodec, codec_for
 from sdk.envs.stepper import Stepper
-from sdk.game.variants import FAMILIES, PRESETS, from_view, new_game
+from sdk.game.variants import FAMILIES, PRESETS, from_view, new_game, parse_variant
 from sdk.game.views import View
 
 DEFAULT_DEALS = 1000
@@ -52,7 +54,12 @@ def short_name(preset: str) -> str:
 
 def _game_type(preset: str) -> Any:
     info = PRESETS[preset]
-    parameters: dict[str, Any] = {"players": info.min_players + 1, "deals": DEFAULT_DEALS}
+    parameters: dict[str, Any] = {
+        "players": info.min_players + 1,
+        "deals": DEFAULT_DEALS,
+        "options": "",
+        "seed": 0,
+    }
     if info.family == "6nimmt":
         parameters["rounds"] = 1
     return pyspiel.GameType(
@@ -84,10 +91,14 @@ class BullringGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type h
         defaults = game_type.parameter_specification
         self.players = int(params.get("players", defaults["players"]))
         self.deals = int(params.get("deals", defaults["deals"]))
-        self.variant = self.preset
-        if "rounds" in defaults:
+        given = dict(
+            item.split("=", 1) for item in str(params.get("options", "")).split(";") if item
+        )
+        if "rounds" in defaults and "rounds" not in given:
             rounds = int(params.get("rounds", defaults["rounds"]))
-            self.variant = f"{self.preset}:rounds={rounds}" if rounds else self.preset
+            if rounds:
+                given["rounds"] = str(rounds)
+        self.variant = parse_variant(self.preset, given).id
         self.codec: FamilyCodec = codec_for(self.variant)
         self.resampling = random.Random(int(params.get("seed", 0)))
         sign = self.codec.sign()
@@ -231,6 +242,39 @@ class BullringState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         if self.stepper is None:
             return "(not dealt)"
         return repr(self.stepper.state.view(-1))
+
+
+def root_state(game: BullringGame, view: View, rng: random.Random) -> BullringState:
+    """A state of `game` where the view's seat is to move and sees `view`: the hidden cards
+    sampled (``from_view``), earlier face-down picks of the step made at random. The root
+    of a search by a bot that is sent `view`."""
+    stepper = Stepper(from_view(view, rng))
+    seat = view.header.seat
+    while not stepper.done and stepper.seat != seat:
+        stepper.choose(rng.randrange(len(stepper.options())))
+    return BullringState(game, stepper)
+
+
+class PlayoutEvaluator:
+    """An evaluator for OpenSpiel's MCTS and IS-MCTS: the engine's own fast random playout
+    (``GameState.playout``) to the end of the game; uniform priors."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def evaluate(self, state: BullringState) -> Any:
+        stepper = state.stepper
+        if stepper is None or stepper.done:
+            return np.array(state.returns())
+        game = stepper.clone()
+        while game.choices:  # finish the open step at random
+            game.choose(self.rng.randrange(len(game.options())))
+        scores = game.state.playout(self.rng)
+        return state.bullring.codec.sign() * np.array(scores, np.float64)
+
+    def prior(self, state: BullringState) -> list[tuple[int, float]]:
+        legal = state.legal_actions(state.current_player())
+        return [(action, 1.0 / len(legal)) for action in legal]
 
 
 def view_string(view: View | None) -> str:
