@@ -167,6 +167,8 @@ def main() -> None:
             save(args.out, weights, meta)
             write_curve(points, baseline, args.curve)
     minutes = (time.monotonic() - started) / 60
+    if points[-1][0] != games:
+        points.append((games, evaluate(weights, args.eval_deals)))
     save(args.out, weights, {"games": games, "minutes": round(minutes, 1), "curve": points})
     write_curve(points, baseline, args.curve)
     print(f"done: {games} games in {minutes:.1f} min; weights in {args.out}", flush=True)
