@@ -31,6 +31,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,8 @@ from sdk.game import GameState
 from sdk.game.variants import PRESETS, check_players, parse_variant
 from sdk.seeding import MatchSeeds, match_seeds, new_key
 
-EXAMPLE_BOTS = Path(__file__).resolve().parents[1] / "example_bots"
+# The example bots ship as the installed example_bots package (plain files, not zipped).
+EXAMPLE_BOTS = Path(str(resources.files("example_bots")))
 DEFAULT_OPPONENTS = ("random_bot", "rules_bot")
 DEFAULT_PLAYERS = 4
 DEFAULT_LEAGUE = "league"  # the league name in the match ids of `bot check` (no league)

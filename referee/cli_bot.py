@@ -10,10 +10,9 @@ import typer
 from referee import cli_check
 from referee.check import LeagueLook, default_opponents, hello_mismatches, run_check
 from referee.cli_errors import fail
-from referee.cli_league import LOCK_TIMEOUT_OPTION, USER_ERRORS, load
+from referee.cli_league import LOCK_TIMEOUT_OPTION, load
 from referee.league.config import LeagueConfig
 from referee.league.runner import (
-    LeagueError,
     active_roster,
     check_store,
     register_submission,
@@ -74,12 +73,9 @@ def submit(
     """Register a bot (or a new version of one) after a short check that it plays."""
     config = load(league)
     store_path = store or config.store
-    try:
-        check_lock_timeout(lock_timeout)
-        check_store(config, store_path)  # a store of another league or none: say so first
-        bot = load_manifest(manifest)
-    except (*USER_ERRORS, LeagueError) as error:
-        raise fail(str(error)) from None
+    check_lock_timeout(lock_timeout)
+    check_store(config, store_path)  # a store of another league or none: say so first
+    bot = load_manifest(manifest)
     # A submitted bot is untrusted: it is only ever started in the sandbox.
     if not config.sandbox.enabled:
         raise fail(
@@ -90,20 +86,14 @@ def submit(
     if problem is not None:
         raise fail(problem)
     typer.echo(f"checking {bot.key} (bullring bot check) on {len(config.variants)} variant(s)")
-    try:
-        problems = check_plays(bot, config, store_path)
-    except (*USER_ERRORS, LeagueError) as error:
-        raise fail(str(error)) from None
+    problems = check_plays(bot, config, store_path)
     if problems:
         typer.echo(f"{bot.key} not registered: {problems[0]}", err=True)
         for problem in problems[1:MAX_PROBLEM_LINES]:
             typer.echo(f"  also: {problem}", err=True)
         raise typer.Exit(1)
-    try:
-        with store_errors(store_path, lock_timeout):
-            message = register_submission(config, bot, store_path, lock_timeout)
-    except (*USER_ERRORS, LeagueError) as error:
-        raise fail(str(error)) from None
+    with store_errors(store_path, lock_timeout):
+        message = register_submission(config, bot, store_path, lock_timeout)
     typer.echo(message)
 
 

@@ -1,10 +1,9 @@
-"""``bullring league run / status`` and ``bullring demo``."""
+"""``bullring league run / status`` (``bullring demo`` is in bullring_cli/demo.py)."""
 
 from __future__ import annotations
 
 import functools
 import json
-import shutil
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,21 +15,17 @@ from rich.progress import Progress as Bar
 from rich.table import Table
 
 from referee.cli_errors import fail
-from referee.league.config import EXECUTORS, LeagueConfig, LeagueFileError, load_league
+from referee.league.config import EXECUTORS, LeagueConfig, load_league
 from referee.league.executors import RefereeRunner, make_executor
-from referee.league.runner import LeagueError, LeagueRunner, LeagueSummary, Progress
+from referee.league.runner import LeagueRunner, LeagueSummary, Progress
 from referee.league.store import LeagueStore, StoreError, store_errors
-from referee.limits import LOCK_TIMEOUT_S, LimitError, check_lock_timeout, check_parallel
-from referee.manifest import ManifestError
-from referee.sandbox import NO_SANDBOX, available
+from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout, check_parallel
+from referee.sandbox import available
 
 PIPED_WIDTH = 160  # columns of the standings when not printed to a terminal (none cut)
 
 app = typer.Typer(help="Run leagues and show their standings.", no_args_is_help=True)
 console = Console(stderr=True)
-USER_ERRORS = (LeagueFileError, LeagueError, StoreError, ManifestError, LimitError)
-REPO = Path(__file__).resolve().parents[1]
-DEMO_LEAGUE = REPO / "leagues" / "demo.toml"
 
 
 LOCK_TIMEOUT_OPTION = typer.Option(
@@ -40,10 +35,8 @@ LOCK_TIMEOUT_OPTION = typer.Option(
 
 
 def load(file: Path) -> LeagueConfig:
-    try:
-        return load_league(file)
-    except USER_ERRORS as error:
-        raise fail(str(error)) from None
+    """The league file (a bad one raises LeagueFileError: the root app says it in one line)."""
+    return load_league(file)
 
 
 def run_with_progress(
@@ -150,8 +143,6 @@ def run(
             lock_timeout=lock_timeout,
             new_key=new_key,
         )
-    except USER_ERRORS as error:
-        raise fail(str(error)) from None
     except KeyboardInterrupt:
         typer.echo("interrupted: run the same command again to resume", err=True)
         raise typer.Exit(130) from None
@@ -241,51 +232,3 @@ def status(
                 str(row["faults"]),
             )
         out.print(table)
-
-
-def demo(
-    out: Annotated[Path, typer.Option(help="Folder for the store and the site.")] = Path("demo"),
-    league: Annotated[Path, typer.Option(help="The demo league file.")] = DEMO_LEAGUE,
-    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
-) -> None:
-    """Run the demo league (example bots, every variant) and build its leaderboard."""
-    config = load(league)
-    problem = available(config.sandbox) if config.sandbox.enabled else None
-    if problem is not None:
-        # The demo runs only the shipped example bots: it may do without the sandbox.
-        typer.echo(f"notice: the demo runs its example bots unsandboxed: {problem}", err=True)
-        config = config.with_overrides(sandbox=NO_SANDBOX)
-    store = out / "league.sqlite"
-    if store.exists():
-        try:
-            with LeagueStore.open_readonly(store) as existing, store_errors(store):
-                stale = existing.meta().get("digest") != config.digest()
-        except StoreError as error:
-            raise fail(f"{error}; remove it to start the demo afresh") from None
-        if stale:
-            typer.echo(f"{store} is from another demo league: starting afresh", err=True)
-            for old in out.glob("league.sqlite*"):
-                old.unlink()
-    try:
-        summary = run_with_progress(config, store, config.executor, None, progress)
-    except USER_ERRORS as error:
-        raise fail(str(error)) from None
-    typer.echo(f"demo league: {summary.finished}/{summary.scheduled} matches in {store}")
-    for problem in summary.errors:
-        typer.echo(f"referee error: {problem}", err=True)
-    with LeagueStore.open_readonly(store) as done:
-        for variant, rows in standings_json(done)["variants"].items():
-            best = rows[0] if rows else None
-            if best:
-                typer.echo(f"  {variant}: best {best['bot']} ({best['rating']:.2f})")
-    try:
-        from leaderboard.build import build_site
-    except ImportError:
-        return
-    site = out / "site"
-    shutil.rmtree(site, ignore_errors=True)
-    try:
-        report = build_site(store, site)
-    except Exception as error:  # the leaderboard's own failure: say it in one line
-        raise fail(f"leaderboard build failed: {type(error).__name__}: {error}") from None
-    typer.echo(f"leaderboard: {report.index}")

@@ -12,7 +12,7 @@ import pytest
 from benchmarks.strength import TABLES, duplicate, wilson
 from benchmarks.strength_table import markdown
 from referee.league.config import parse_league
-from referee.league.executors import MatchOutcome
+from referee.league.executors import MatchAttempt
 from referee.league.runner import LeagueRunner, RatingKeeper, record_outcome
 from referee.spec import MatchResult, MatchSpec
 from sdk.game import ranks_from_scores
@@ -51,7 +51,7 @@ def test_the_league_table_shows_each_bots_mean_score_and_win_share(tmp_path: Pat
             ranks = tuple(ranks_from_scores(scores, higher_is_better=False))
             result = MatchResult(match.match_id, scores, ranks, (), (False,) * 3, 10, 0.1, {})
             spec = MatchSpec(match.match_id, "6nimmt", match.options, match.seed, ())
-            assert record_outcome(store, keeper, match, MatchOutcome(spec, result, None, 0, 1))
+            assert record_outcome(store, keeper, match, MatchAttempt(spec, result, None, 0, 1))
             firsts = ranks.count(1)
             for seat, bot in enumerate(match.seats):
                 share = 1 / firsts if ranks[seat] == 1 else 0.0

@@ -1,6 +1,6 @@
 """Executors: run a batch of matches and yield their outcomes as they complete.
 
-An executor owns workers; each worker keeps one :class:`MatchRunner` (for the referee: a
+An executor owns workers; each worker keeps one :class:`MatchPlayer` (for the referee: a
 :class:`~referee.process.BotPool` that starts each bot once) for the whole league, so
 bots are not restarted per match. Executors never touch the store: the league runner
 records outcomes in the main process, in schedule order for ratings.
@@ -10,7 +10,7 @@ records outcomes in the main process, in schedule order for ratings.
 * :class:`RayExecutor` (``--executor ray``): one Ray actor per worker, each with its own
   runner, on a local Ray instance or a cluster (``address``).
 
-A runner is made by a :data:`RunnerFactory`, a picklable callable (a module-level
+A worker's player is made by a :data:`RunnerFactory`, a picklable callable (a module-level
 function or class) so that worker processes and Ray actors can build their own.
 """
 
@@ -42,8 +42,11 @@ if TYPE_CHECKING:
     from referee.process import ProcessLimits
 
 
-class MatchRunner(Protocol):
-    """Plays matches one at a time inside one worker (async: the referee is asyncio)."""
+class MatchPlayer(Protocol):
+    """Plays matches one at a time inside one worker (async: the referee is asyncio).
+
+    Not to be confused with :class:`referee.match.MatchRunner`, which runs one match.
+    """
 
     async def run(self, spec: MatchSpec) -> MatchResult: ...
 
@@ -54,7 +57,7 @@ class MatchRunner(Protocol):
         ...
 
 
-RunnerFactory = Callable[[], MatchRunner]
+RunnerFactory = Callable[[], MatchPlayer]
 
 
 class RefereeRunner:
@@ -82,8 +85,12 @@ class RefereeRunner:
 
 
 @dataclass(frozen=True)
-class MatchOutcome:
-    """A match's result, or the error that kept the referee from finishing it."""
+class MatchAttempt:
+    """A match's result, or the error that kept the referee from finishing it.
+
+    The league's record of one try at a match (timings, compressed replay); the bots are
+    told the scores through :class:`sdk.match.MatchOutcome`, a different thing.
+    """
 
     spec: MatchSpec
     result: MatchResult | None  # its replay is moved to `replay_zlib` by the worker
@@ -100,15 +107,15 @@ class MatchWorker:
         self.loop = asyncio.new_event_loop()
         self.runner = factory()
 
-    def run(self, spec: MatchSpec) -> MatchOutcome:
+    def run(self, spec: MatchSpec) -> MatchAttempt:
         started = time.time()
         try:
             result = self.loop.run_until_complete(self.runner.run(spec))
         except Exception as error:  # a referee failure: report it, keep the worker
             detail = "".join(traceback.format_exception_only(error)).strip()
-            return MatchOutcome(spec, None, detail, started, time.time())
+            return MatchAttempt(spec, None, detail, started, time.time())
         blob = compress_replay(result.replay)
-        return MatchOutcome(spec, replace(result, replay={}), None, started, time.time(), blob)
+        return MatchAttempt(spec, replace(result, replay={}), None, started, time.time(), blob)
 
     def close(self) -> None:
         try:
@@ -142,7 +149,7 @@ class Executor(abc.ABC):
         """Start workers (called once, before the first :meth:`run`)."""
 
     @abc.abstractmethod
-    def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchOutcome]:
+    def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchAttempt]:
         """Play every match; yield each outcome as soon as it is known."""
 
     @abc.abstractmethod
@@ -205,7 +212,7 @@ def _close_local_worker() -> None:
         worker.close()
 
 
-def _run_in_local_worker(spec: MatchSpec) -> MatchOutcome:
+def _run_in_local_worker(spec: MatchSpec) -> MatchAttempt:
     assert _worker is not None, "worker not initialised"
     return _worker.run(spec)
 
@@ -244,7 +251,7 @@ class LocalExecutor(Executor):
     def __init__(self, factory: RunnerFactory = RefereeRunner, workers: int = 0) -> None:
         self.factory = factory
         self.workers = workers or (os.cpu_count() or 1)
-        self._pool: ProcessPool[MatchSpec, MatchOutcome] | None = None
+        self._pool: ProcessPool[MatchSpec, MatchAttempt] | None = None
         self._inline: MatchWorker | None = None
         self.deaths: list[str] = []
 
@@ -260,7 +267,7 @@ class LocalExecutor(Executor):
             self.attempts,
         )
 
-    def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchOutcome]:
+    def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchAttempt]:
         if self._inline is not None:
             for spec in specs:
                 yield self._inline.run(spec)
@@ -280,7 +287,7 @@ class LocalExecutor(Executor):
                     f"its worker process died each of the {ended.attempts} times it played it"
                     f" (last {ended.how}); it stays scheduled"
                 )
-                yield MatchOutcome(ended.task, None, detail, now, now)
+                yield MatchAttempt(ended.task, None, detail, now, now)
 
     def close(self) -> None:
         if self._inline is not None:
@@ -344,7 +351,7 @@ class RayExecutor(Executor):
         self._actor_class = ray.remote(num_cpus=0, max_restarts=0)(_RayWorker)
         self._actors = [self._actor_class.remote(self.factory) for _ in range(self.workers)]
 
-    def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchOutcome]:
+    def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchAttempt]:
         import ray
         from ray import exceptions
 
@@ -364,7 +371,7 @@ class RayExecutor(Executor):
             for ref in done:
                 actor, index = running.pop(ref)
                 try:
-                    outcome: MatchOutcome = ray.get(ref)
+                    outcome: MatchAttempt = ray.get(ref)
                 except lost as error:  # the actor's process died (killed, OOM, node lost)
                     idle.append(self._replace(actor))
                     how = str(error).strip().splitlines()[0][:160] if str(error) else ""
@@ -379,7 +386,7 @@ class RayExecutor(Executor):
                             f"its Ray actor died each of the {tries[index]} times it played it"
                             f" (last {how}); it stays scheduled"
                         )
-                        yield MatchOutcome(specs[index], None, detail, now, now)
+                        yield MatchAttempt(specs[index], None, detail, now, now)
                     continue
                 idle.append(actor)
                 yield outcome
@@ -414,7 +421,7 @@ class _RayWorker:
     def __init__(self, factory: RunnerFactory) -> None:
         self.worker = MatchWorker(factory)
 
-    def run(self, spec: MatchSpec) -> MatchOutcome:
+    def run(self, spec: MatchSpec) -> MatchAttempt:
         set_title(BUSY_TITLE)
         try:
             return self.worker.run(spec)

@@ -22,7 +22,7 @@ from pathlib import Path
 from referee.league.config import LeagueConfig, VariantConfig
 from referee.league.executors import (
     Executor,
-    MatchOutcome,
+    MatchAttempt,
     RefereeRunner,
     RunnerFactory,
     make_executor,
@@ -104,7 +104,7 @@ class RatingKeeper:
 
 
 def record_outcome(
-    store: LeagueStore, keeper: RatingKeeper, match: MatchRow, outcome: MatchOutcome
+    store: LeagueStore, keeper: RatingKeeper, match: MatchRow, outcome: MatchAttempt
 ) -> bool:
     """Record a finished match and the ratings it unlocks in one transaction.
 

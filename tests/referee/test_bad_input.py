@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
+from bullring_cli.app import app
 from referee.league.config import LeagueFileError, load_league
 from referee.limits import MAX_MATCHES, PARALLEL_PER_CORE, parallel_cap
 from referee.manifest import ManifestError, load_manifest

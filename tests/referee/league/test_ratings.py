@@ -9,7 +9,7 @@ from pathlib import Path
 import trueskill
 
 from referee.league.config import RatingConfig, parse_league
-from referee.league.executors import MatchOutcome
+from referee.league.executors import MatchAttempt
 from referee.league.ratings import RatedMatch, Ratings, replay_ratings
 from referee.league.runner import LeagueRunner, RatingKeeper, record_outcome
 from referee.league.store import LeagueStore
@@ -78,7 +78,7 @@ def fill(store_path: Path, order_seed: int | None) -> list[tuple[int, str, str, 
             ranks = tuple(ranks_from_scores(scores, higher_is_better=False))
             result = MatchResult(match.match_id, scores, ranks, (), (False,) * 3, 30, 0.1, {})
             spec = MatchSpec(match.match_id, "6nimmt", match.options, match.seed, ())
-            outcomes.append((match, MatchOutcome(spec, result, None, 0.0, 1.0)))
+            outcomes.append((match, MatchAttempt(spec, result, None, 0.0, 1.0)))
         if order_seed is not None:
             random.Random(order_seed).shuffle(outcomes)
         keeper = RatingKeeper(store, config.variants[0], config)

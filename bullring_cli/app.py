@@ -1,18 +1,25 @@
 """The ``bullring`` command line: a root typer app; each command lives in its own module.
 
+This is the one module that imports both ``referee``'s and ``leaderboard``'s commands:
+neither package imports the other's CLI (or this package).
+
 Sub-commands and sub-apps register themselves here (``app.command`` / ``app.add_typer``).
-User errors (bad variant, manifest, player count, replay file) print one line and exit 2.
+User errors (every ``BullringError``: bad variant, manifest, league file, store, replay
+file...) are caught once, by :class:`~referee.cli_errors.UserErrorGroup`: one line, exit 2.
 """
 
 from __future__ import annotations
 
 import typer
 
+from bullring_cli import demo
 from leaderboard import cli as cli_leaderboard
 from referee import cli_bot, cli_league, cli_play, cli_replay
+from referee.cli_errors import UserErrorGroup
 
 app = typer.Typer(
     name="bullring",
+    cls=UserErrorGroup,
     help="Bullring: a bot tournament platform for the 6 nimmt! family of card games.",
     no_args_is_help=True,
     add_completion=False,
@@ -22,7 +29,7 @@ app.command("play")(cli_play.play)
 app.command("replay")(cli_replay.replay)
 app.add_typer(cli_league.app, name="league")
 app.add_typer(cli_bot.app, name="bot")
-app.command("demo")(cli_league.demo)
+app.command("demo")(demo.demo)
 app.add_typer(cli_leaderboard.app, name="leaderboard")
 
 

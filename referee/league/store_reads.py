@@ -1,0 +1,200 @@
+"""The league store's read API: bots, matches, standings, ratings, results, replays.
+
+A mixin of :class:`referee.league.store.LeagueStore` (which opens the file and writes);
+everything here only reads, so it works on a store opened read-only.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from referee.decompress import inflate
+from referee.league.ratings import RatedMatch, Rating
+from referee.league.store_rows import MatchRow, RegisteredBot, Standing, _match_row
+from referee.limits import MAX_REPLAY_BYTES
+from referee.spec import BotSpec
+
+
+class StoreReads:
+    """The queries of a league store; `db` is its connection (rows as sqlite3.Row)."""
+
+    db: sqlite3.Connection
+
+    def bots(self) -> list[RegisteredBot]:
+        """Every registered bot version, in registration order."""
+        return [
+            RegisteredBot(
+                row["id"],
+                BotSpec.from_json(json.loads(row["spec"])),
+                row["manifest_hash"],
+                row["registered_at"],
+            )
+            for row in self.db.execute("SELECT * FROM bots ORDER BY id")
+        ]
+
+    def active_bots(self) -> list[BotSpec]:
+        """The latest registered version of each bot name, in order of first registration."""
+        latest: dict[str, BotSpec] = {}
+        for bot in self.bots():
+            latest[bot.spec.name] = bot.spec
+        return list(latest.values())
+
+    def bot_specs(self) -> dict[str, BotSpec]:
+        return {bot.spec.key: bot.spec for bot in self.bots()}
+
+    def variants(self) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT * FROM variants ORDER BY position")
+        return [{**dict(row), "options": json.loads(row["options"])} for row in rows]
+
+    def matches(
+        self,
+        variant: str | None = None,
+        status: str | None = None,
+        bot: str | None = None,
+        limit: int | None = None,
+    ) -> list[MatchRow]:
+        """Matches in schedule order, filtered by variant, status and bot key."""
+        query = "SELECT * FROM matches WHERE 1=1"
+        args: list[Any] = []
+        if variant is not None:
+            query += " AND variant = ?"
+            args.append(variant)
+        if status is not None:
+            query += " AND status = ?"
+            args.append(status)
+        if bot is not None:
+            query += " AND match_id IN (SELECT match_id FROM results WHERE bot = ?)"
+            args.append(bot)
+        query += " ORDER BY seq"
+        if limit is not None:
+            query += " LIMIT ?"
+            args.append(limit)
+        return [_match_row(row) for row in self.db.execute(query, args)]
+
+    def counts(self) -> tuple[int, int]:
+        """(finished, scheduled) match counts."""
+        row = self.db.execute("SELECT SUM(status = 'finished'), COUNT(*) FROM matches").fetchone()
+        return int(row[0] or 0), int(row[1] or 0)
+
+    def set_counts(self, variant: str) -> dict[str, int]:
+        """Matches scheduled per set of bots (order-free key), for the quality format."""
+        counts: dict[str, int] = {}
+        for (seats,) in self.db.execute("SELECT seats FROM matches WHERE variant = ?", (variant,)):
+            key = ",".join(sorted(json.loads(seats)))
+            counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    def rated_matches(self, variant: str, after_seq: int = 0) -> list[RatedMatch]:
+        """Finished matches of `variant` with seq > after_seq: what ratings are made from."""
+        rows = self.db.execute(
+            "SELECT m.seq, r.bot, r.rank FROM matches m JOIN results r ON r.match_id = m.match_id"
+            " WHERE m.variant = ? AND m.seq > ? ORDER BY m.seq, r.seat",
+            (variant, after_seq),
+        )
+        grouped: dict[int, list[tuple[str, int]]] = {}
+        for seq, bot, rank in rows:
+            grouped.setdefault(seq, []).append((bot, rank))
+        return [
+            RatedMatch(seq, tuple(b for b, _ in seats), tuple(r for _, r in seats))
+            for seq, seats in grouped.items()
+        ]
+
+    def rating_state(self, variant: str) -> tuple[int, dict[str, Rating]]:
+        """(last rated seq, each bot's latest rating) of a variant."""
+        latest: dict[str, Rating] = {}
+        last = 0
+        for row in self.db.execute(
+            "SELECT seq, bot, mu, sigma FROM ratings WHERE variant = ? ORDER BY seq", (variant,)
+        ):
+            latest[row["bot"]] = Rating(row["mu"], row["sigma"])
+            last = row["seq"]
+        return last, latest
+
+    def standings(self, variant: str) -> list[Standing]:
+        """A variant's table, best conservative rating (mu - 3 sigma) first."""
+        _, latest = self.rating_state(variant)
+        stats = {
+            row["bot"]: row
+            for row in self.db.execute(
+                "SELECT r.bot, COUNT(*) AS n, SUM(r.rank = 1) AS wins, AVG(r.rank) AS mean_rank,"
+                " SUM(CASE WHEN r.rank = 1 THEN 1.0 / (SELECT COUNT(*) FROM results f"
+                " WHERE f.match_id = r.match_id AND f.rank = 1) ELSE 0 END) AS win_share,"
+                " AVG(r.score) AS mean_score FROM results r JOIN matches m"
+                " ON m.match_id = r.match_id WHERE m.variant = ? GROUP BY r.bot",
+                (variant,),
+            )
+        }
+        faults = dict(
+            self.db.execute(
+                "SELECT f.bot, COUNT(*) FROM faults f JOIN matches m ON m.match_id = f.match_id"
+                " WHERE m.variant = ? GROUP BY f.bot",
+                (variant,),
+            ).fetchall()
+        )
+        names = {b.spec.key: b.spec for b in self.bots()}
+        table = []
+        for bot, rating in latest.items():
+            row = stats.get(bot)
+            spec = names.get(bot)
+            table.append(
+                Standing(
+                    bot=bot,
+                    name=spec.name if spec else bot.split("@")[0],
+                    version=spec.version if spec else "",
+                    mu=rating.mu,
+                    sigma=rating.sigma,
+                    matches=int(row["n"]) if row else 0,
+                    wins=int(row["wins"] or 0) if row else 0,
+                    win_share=float(row["win_share"] or 0.0) if row else 0.0,
+                    mean_rank=float(row["mean_rank"]) if row else 0.0,
+                    mean_score=float(row["mean_score"]) if row else 0.0,
+                    faults=int(faults.get(bot, 0)),
+                )
+            )
+        table.sort(key=lambda s: (-s.rating, s.bot))
+        return table
+
+    def rating_history(self, variant: str, bot: str) -> list[tuple[int, str, Rating]]:
+        """(seq, match id, rating after it) for every rated match of `bot` in `variant`."""
+        return [
+            (row["seq"], row["match_id"], Rating(row["mu"], row["sigma"]))
+            for row in self.db.execute(
+                "SELECT seq, match_id, mu, sigma FROM ratings WHERE variant = ? AND bot = ?"
+                " ORDER BY seq",
+                (variant, bot),
+            )
+        ]
+
+    def results(self, match_id: str) -> list[dict[str, Any]]:
+        """Per seat: bot, score, rank, forfeited."""
+        return [
+            {**dict(row), "forfeited": bool(row["forfeited"])}
+            for row in self.db.execute(
+                "SELECT seat, bot, score, rank, forfeited FROM results WHERE match_id = ?"
+                " ORDER BY seat",
+                (match_id,),
+            )
+        ]
+
+    def faults(self, match_id: str | None = None) -> list[dict[str, Any]]:
+        query = "SELECT match_id, seat, bot, kind, decision, detail FROM faults"
+        args: tuple[Any, ...] = ()
+        if match_id is not None:
+            query += " WHERE match_id = ?"
+            args = (match_id,)
+        return [dict(row) for row in self.db.execute(query + " ORDER BY id", args)]
+
+    def replay(self, match_id: str) -> dict[str, Any] | None:
+        """A finished match's replay (see referee/replay.py), or None."""
+        text = self.replay_text(match_id)
+        if text is None:
+            return None
+        data: dict[str, Any] = json.loads(text)
+        return data
+
+    def replay_text(self, match_id: str) -> bytes | None:
+        """A finished match's replay as its compact JSON text (UTF-8, not parsed), or None."""
+        row = self.db.execute("SELECT data FROM replays WHERE match_id = ?", (match_id,)).fetchone()
+        return None if row is None else inflate(row[0], MAX_REPLAY_BYTES)

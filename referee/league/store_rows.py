@@ -1,0 +1,112 @@
+"""The rows the league store hands out (matches, standings, bots) and the replay blob."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.league.ratings import conservative_rating
+from referee.spec import BotSpec
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """A scheduled or finished match, as stored."""
+
+    seq: int
+    match_id: str
+    slot: str
+    variant: str
+    options: dict[str, str]
+    seed: int
+    seats: tuple[str, ...]
+    deal: str | None
+    status: str
+    started_at: float | None
+    finished_at: float | None
+    duration_s: float | None
+    decisions: int | None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One bot's line in a variant's table."""
+
+    bot: str
+    name: str
+    version: str
+    mu: float
+    sigma: float
+    matches: int
+    wins: int  # matches where it ranked first (shared or not)
+    win_share: float  # the same, a first place shared by k bots counting 1/k
+    mean_rank: float
+    mean_score: float
+    faults: int
+
+    @property
+    def rating(self) -> float:
+        return conservative_rating(self.mu, self.sigma)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "bot": self.bot,
+            "name": self.name,
+            "version": self.version,
+            "rating": self.rating,
+            "mu": self.mu,
+            "sigma": self.sigma,
+            "matches": self.matches,
+            "wins": self.wins,
+            "win_share": self.win_share,
+            "mean_rank": self.mean_rank,
+            "mean_score": self.mean_score,
+            "faults": self.faults,
+        }
+
+
+@dataclass(frozen=True)
+class RegisteredBot:
+    id: int
+    spec: BotSpec
+    manifest_hash: str | None
+    registered_at: float
+
+
+def manifest_hash(bot: BotSpec) -> str | None:
+    """sha256 of the bot's manifest file, if it has one (a version's fingerprint)."""
+    if not bot.manifest:
+        return None
+    try:
+        return hashlib.sha256(Path(bot.manifest).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def compress_replay(replay: Mapping[str, Any]) -> bytes:
+    """A replay as stored: compact JSON, zlib-compressed."""
+    return zlib.compress(json.dumps(dict(replay), separators=(",", ":")).encode(), 6)
+
+
+def _match_row(row: sqlite3.Row) -> MatchRow:
+    return MatchRow(
+        seq=row["seq"],
+        match_id=row["match_id"],
+        slot=row["slot"],
+        variant=row["variant"],
+        options=json.loads(row["options"]),
+        seed=row["seed"],
+        seats=tuple(json.loads(row["seats"])),
+        deal=row["deal"],
+        status=row["status"],
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        duration_s=row["duration_s"],
+        decisions=row["decisions"],
+    )
