@@ -1,9 +1,10 @@
 """A Gymnasium single-agent environment: one seat learns, SDK bots play the others
 (docs/rl.md).
 
+    from example_bots.rules_bot.bot import RulesBot
     from sdk.envs.gymnasium import BullringEnv
 
-    env = BullringEnv("6nimmt:rounds=1", players=4, seat=0)   # rules_bot opponents
+    env = BullringEnv("6nimmt:rounds=1", players=4, seat=0, opponents=[RulesBot])
     observation, info = env.reset(seed=7)
     while True:
         action = env.action_space.sample(observation["action_mask"])
@@ -13,9 +14,9 @@
 
 Observations, the action space and the rewards are those of the PettingZoo environment
 (:mod:`sdk.envs.pettingzoo`) for the learning seat. The other seats are ordinary
-:class:`sdk.bot.Bot` objects (factories: one fresh bot per seat and game), asked exactly
-as ``play_local`` asks them; by default the example rule-based bot (which lives in the
-repository's ``example_bots``, so pass ``opponents`` when running elsewhere).
+:class:`sdk.bot.Bot` objects (factories, used in turn seat after seat: one fresh bot per
+seat and game), asked as ``play_local`` asks them. The SDK imports no bot, so they are
+given; ``example_bots.gym_env.env`` makes this environment with the example bots.
 
 An action that is not legal (masked out) plays the seat's first legal option, as the
 referee's fallback does, and sets ``info["illegal_action"]``.
@@ -39,18 +40,6 @@ from sdk.game.variants import check_players, new_game, parse_variant
 from sdk.match import DecisionClock, MatchInfo, MatchOutcome
 
 
-def default_opponents() -> tuple[BotFactory, ...]:
-    """The example rule-based bot (needs the repository's ``example_bots`` on the path)."""
-    try:
-        from example_bots.rules_bot.bot import RulesBot
-    except ImportError as error:
-        raise ImportError(
-            "the default opponents are example_bots.rules_bot: run from the repository, "
-            "or pass opponents=[MyBot, ...]"
-        ) from error
-    return (RulesBot,)
-
-
 class BullringEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """One seat of a Bullring variant; the other seats are SDK bots."""
 
@@ -61,7 +50,7 @@ class BullringEnv(gymnasium.Env[dict[str, Any], np.int64]):
         variant: str = "6nimmt:rounds=1",
         players: int = 4,
         seat: int = 0,
-        opponents: Sequence[BotFactory] | None = None,
+        opponents: Sequence[BotFactory] = (),
         render_mode: str | None = None,
     ) -> None:
         spec = parse_variant(variant)
@@ -76,7 +65,9 @@ class BullringEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.players = players
         self.seat = seat
         self.render_mode = render_mode
-        self.opponents = tuple(opponents) if opponents else default_opponents()
+        if not opponents:
+            raise ValueError("give the bots that play the other seats: opponents=[MyBot, ...]")
+        self.opponents = tuple(opponents)
         self.codec = codec_for(self.variant)
         self.observation_space = observation_space(self.codec)
         self.action_space = spaces.Discrete(self.codec.action_size)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from example_bots.gym_env import env as example_env
 from example_bots.random_bot.bot import RandomBot
 from example_bots.rules_bot.bot import RulesBot
 from sdk.envs.gymnasium import BullringEnv
@@ -22,7 +23,7 @@ def test_gymnasium_env_checker_passes(variant: str) -> None:
     with warnings.catch_warnings():
         # the checker cannot try other render modes of an env made without gymnasium.make
         warnings.filterwarnings("ignore", message=".*alternative render modes.*")
-        check_env(BullringEnv(variant, players, seat=players - 1))
+        check_env(example_env(variant, players, seat=players - 1))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -59,8 +60,16 @@ def test_an_illegal_action_plays_the_first_legal_option() -> None:
     assert env.game.record[0] == (0, first)
 
 
-def test_the_default_opponents_are_the_rule_based_bot() -> None:
-    env = BullringEnv("hornochsen", 3, seat=1)
+def test_the_example_environment_seats_rule_based_bots() -> None:
+    env = example_env("hornochsen", 3, seat=1)
     env.reset(seed=1)
     assert {type(bot) for bot in env.bots.values()} == {RulesBot}
     assert sorted(env.bots) == [0, 2]
+
+
+def test_opponents_take_the_other_seats_in_turn_and_must_be_given() -> None:
+    env = BullringEnv("6nimmt:rounds=1", 4, seat=2, opponents=[RulesBot, RandomBot])
+    env.reset(seed=3)
+    assert [type(env.bots[s]) for s in (0, 1, 3)] == [RulesBot, RandomBot, RulesBot]
+    with pytest.raises(ValueError, match="opponents"):
+        BullringEnv("6nimmt:rounds=1", 4)
