@@ -115,6 +115,7 @@ class FamilyCodec:
 
     def __init__(self) -> None:
         self._actions: dict[Option, int] = {}
+        self._last: tuple[tuple[Option, ...], list[int]] = ((), [])
         self.layout = Layout()
         self._common()
         self._build()
@@ -187,9 +188,16 @@ class FamilyCodec:
         return action
 
     def actions(self, options: Sequence[Option]) -> list[int]:
-        """The action of each option, in order."""
+        """The action of each option, in order (the last tuple asked about is remembered:
+        an environment asks for the mask and then for the chosen action)."""
+        last = self._last  # one attribute, so that threads never see half of an update
+        if options is last[0]:
+            return last[1]
         get = self._actions.get
-        return [get(o) or self.action(o) for o in options]
+        actions = [get(o) or self.action(o) for o in options]
+        if isinstance(options, tuple):
+            self._last = (options, actions)
+        return actions
 
     def mask(self, options: Sequence[Option]) -> Mask:
         """1 at the action of every legal option, 0 elsewhere."""
@@ -443,7 +451,7 @@ class ElevenNimmtCodec(FamilyCodec):
         vector[s["turn_start_tops"].start : s["turn_start_tops"].start + len(starts)] = starts
         for i, pile in enumerate(eleven_piles(view)[:p]):
             vector[s["pile_sizes"].start + i] = len(pile)
-            vector[s["pile_heads"].start + i] = sum(HEADS[c] for c in pile)
+            vector[s["pile_heads"].start + i] = sum(map(HEADS.__getitem__, pile))
         vector[s["hand_sizes"]] = relative(view.hand_sizes, seat, n)
         vector[s["bulls"]] = relative(view.bulls, seat, n)
         vector[s["supply"]] = view.supply

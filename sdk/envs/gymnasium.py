@@ -106,9 +106,10 @@ class BullringEnv(gymnasium.Env[dict[str, Any], np.int64]):
         """Let the bots choose until the learning seat is to move or the game is over."""
         game = self._stepper()
         while not game.done and game.seat != self.seat:
-            ask = game.ask
-            answer = self.bots[ask.seat].decide(ask.view, list(ask.options), DecisionClock(0, 0))
-            game.choose(choice_index(answer, ask.options))
+            options = game.options()
+            view = game.view(game.seat)
+            answer = self.bots[game.seat].decide(view, list(options), DecisionClock(0, 0))
+            game.choose(choice_index(answer, options))
         if game.done:
             outcome = MatchOutcome(tuple(game.state.scores()), tuple(game.state.ranks()))
             for bot in self.bots.values():

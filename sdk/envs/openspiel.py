@@ -212,9 +212,9 @@ class BullringState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         """`player`'s face-down choice in the open step (an action), if it made one."""
         if self.stepper is None:
             return None
-        for ask, choice in zip(self.stepper.step, self.stepper.choices, strict=False):
-            if ask.seat == player:
-                return self.bullring.codec.action(ask.options[choice])
+        for seat, option in zip(self.stepper.step, self.stepper.choices, strict=False):
+            if seat == player:
+                return self.bullring.codec.action(option)
         return None
 
     def seat_view(self, player: int) -> View | None:

@@ -15,7 +15,8 @@ Agents are ``seat_0 .. seat_{n-1}``. Each observes its own seat's view only, enc
 :mod:`sdk.envs.encoding` (``{"observation": float32 vector, "action_mask": int8 vector}``);
 the action space is the family's fixed one. Simultaneous picks are asked one seat at a
 time, every seat on the table as it stood when the step began, and nothing is revealed
-until all have chosen (:class:`sdk.envs.stepper.Stepper`, the referee's own driver).
+until all have chosen (:class:`sdk.envs.stepper.Stepper`, in the order of the referee's
+driver).
 
 Rewards: each seat's change of score, signed so that more is better: the negated penalty
 (bull heads, penalty points) in the 6 nimmt!, X nimmt! and 11 nimmt! families, the points
