@@ -274,7 +274,8 @@ class MatchRunner:
             await client.close()
         if seat.lease is not None:
             lease, seat.lease = seat.lease, None
-            await self.pool.release(lease, discard=seat.discard or seat.forfeited)
+            discard = seat.discard or seat.forfeited or self.spec.single_use
+            await self.pool.release(lease, discard=discard)
 
     def result(self, duration_s: float) -> MatchResult:
         forfeited = [s.forfeited for s in self.seats]

@@ -112,6 +112,9 @@ class MatchSpec:
     bots: tuple[BotSpec, ...]
     clock: ClockSpec = ClockSpec()
     seeds: MatchSeeds | None = None
+    # Its bots' processes end with it, never pooled for another match: a duplicate deal is
+    # played in several seatings, and a process that saw it must not play it again.
+    single_use: bool = False
 
     def __post_init__(self) -> None:
         if self.seeds is not None and len(self.seeds.hints) != len(self.bots):
