@@ -23,8 +23,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as missing:  # numpy is an extra: the core install does without it
+    raise ImportError("sdk.envs.encoding needs numpy: pip install 'bullring[rl]'") from missing
 
 from sdk.game.cards import HEADS, HORNOCHSEN_POINTS
 from sdk.game.core import DecisionKind, EventKind, Option, OptionKind, RulesError, Side, Special

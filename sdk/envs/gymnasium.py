@@ -28,9 +28,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+except ImportError as missing:  # the rl extra
+    raise ImportError("sdk.envs.gymnasium needs gymnasium: pip install 'bullring[rl]'") from missing
 
 from sdk.bot import Bot, BotFactory, choice_index
 from sdk.envs.encoding import codec_for

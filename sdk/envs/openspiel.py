@@ -34,8 +34,13 @@ import dataclasses
 import random
 from typing import Any
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as missing:  # the rl extra
+    raise ImportError(
+        "sdk.envs.openspiel needs open_spiel: pip install 'bullring[rl]'"
+    ) from missing
 
 from sdk.envs.encoding import FamilyCodec, codec_for
 from sdk.envs.stepper import Stepper

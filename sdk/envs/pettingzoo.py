@@ -29,9 +29,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as missing:  # the rl extra
+    raise ImportError(
+        "sdk.envs.pettingzoo needs pettingzoo: pip install 'bullring[rl]'"
+    ) from missing
 
 from sdk.envs.encoding import FamilyCodec, codec_for
 from sdk.envs.stepper import Stepper

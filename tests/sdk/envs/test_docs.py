@@ -40,3 +40,21 @@ def test_the_tables_show_the_layout_and_the_actions(family: str) -> None:
         actions, _, option = line.partition(": ")
         assert f"| {actions} | {option} |" in PAGE
     assert f"Observation: {codec.size} floats. Actions: {codec.action_size}." in PAGE
+
+
+@pytest.mark.parametrize("module", ["encoding", "pettingzoo", "gymnasium", "openspiel"])
+def test_without_numpy_an_adapter_names_the_extra_it_needs(module: str) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import sys; sys.modules['numpy'] = None\nimport sdk.envs.{module}",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode != 0
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError:") and "bullring[rl]" in last
