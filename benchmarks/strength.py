@@ -33,13 +33,14 @@ import argparse
 import math
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from benchmarks.opponents import GreedyBot, mc_bot
 from example_bots.montecarlo_bot.bot import MonteCarloBot
 from example_bots.random_bot.bot import RandomBot
 from example_bots.rules_bot.bot import RulesBot
+from example_bots.winner_bot.bot import WinnerBot
 from sdk.bot import Bot
 from sdk.local import play_local
 
@@ -51,7 +52,9 @@ TABLES: dict[str, Sequence[type[Bot]]] = {
     "vs-mc64": (MonteCarloBot, MC64, MC64, MC64),
 }
 SUBJECT_TABLES = ("mc-vs-rules", "vs-greedy", "vs-mc64")  # seat 0's bot against the rest
-SUBJECTS: dict[str, type[Bot]] = {b.name: b for b in (MonteCarloBot, RulesBot, RandomBot)}
+SUBJECTS: dict[str, type[Bot]] = {
+    b.name: b for b in (WinnerBot, MonteCarloBot, RulesBot, RandomBot)
+}
 VARIANTS = {
     "6nimmt:rounds=1": ("6nimmt", {"rounds": "1"}),
     "6nimmt-pro:rounds=1": ("6nimmt-pro", {"rounds": "1"}),
@@ -102,8 +105,10 @@ def duplicate(
     decision_ms: int,
     seed: int,
     table: Sequence[type[Bot]] = TABLES["mixed"],
+    progress: Callable[[int, dict[str, BotStats]], None] | None = None,
 ) -> dict[str, BotStats]:
-    """Play `deals` deals, each in every rotation of `table`; per bot name its totals."""
+    """Play `deals` deals, each in every rotation of `table`; per bot name its totals.
+    `progress(deals_done, totals)` is called after each deal."""
     preset, options = VARIANTS[variant]
     stats: dict[str, BotStats] = {}
     n = len(table)
@@ -121,6 +126,8 @@ def duplicate(
                 rank = result.ranks[seat]
                 entry.places += [0] * (max(rank, n) - len(entry.places))
                 entry.places[rank - 1] += 1
+        if progress is not None:
+            progress(deal + 1, stats)
     return stats
 
 
@@ -199,7 +206,15 @@ def main() -> None:
     print(f"load average at the start: {load()}", flush=True)
     for variant in args.variant or VARIANTS:
         started = time.monotonic()
-        stats = duplicate(variant, args.deals, args.decision_ms, args.seed, table)
+        report = None
+        if args.table in SUBJECT_TABLES:
+
+            def report(done: int, totals: dict[str, BotStats], variant: str = variant) -> None:
+                print(
+                    f"  after {done} deals: " + subject_summary(variant, totals, table), flush=True
+                )
+
+        stats = duplicate(variant, args.deals, args.decision_ms, args.seed, table, report)
         for name, entry in stats.items():
             rows.append((variant, name, entry))
             print(

@@ -10,13 +10,16 @@ import pytest
 from example_bots.montecarlo_bot.bot import MonteCarloBot
 from example_bots.random_bot.bot import RandomBot
 from example_bots.rules_bot.bot import RulesBot
+from example_bots.winner_bot.bot import WinnerBot
 from referee.manifest import load_manifest
 from sdk.bot import Bot
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "example_bots"
 
 
-@pytest.mark.parametrize("bot", [RandomBot, RulesBot, MonteCarloBot], ids=lambda b: b.name)
+@pytest.mark.parametrize(
+    "bot", [RandomBot, RulesBot, MonteCarloBot, WinnerBot], ids=lambda b: b.name
+)
 def test_manifest_and_class_agree_on_name_and_version(bot: type[Bot]) -> None:
     spec = load_manifest(EXAMPLES / bot.name / "bot.toml")
     assert (spec.name, spec.version) == (bot.name, bot.version)
