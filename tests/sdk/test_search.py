@@ -4,7 +4,9 @@ policy and the count-bounded evaluate."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -96,3 +98,35 @@ def test_evaluate_deals_samples_exactly_that_many_deals_reproducibly() -> None:
     assert first == again
     with pytest.raises(ValueError):
         evaluate_deals(view, options, random.Random(3), deals=0)
+
+
+def test_the_documented_custom_determinization_runs_and_matches_the_view(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "montecarlo.md").read_text()
+    found = re.search(r"<!-- doc-test: determinization -->\n```python\n(.*?)```", doc, re.DOTALL)
+    assert found is not None
+    namespace: dict[str, object] = {}
+    exec(compile(found.group(1), "docs/montecarlo.md", "exec"), namespace)
+    printed = capsys.readouterr().out.split()
+    assert printed[-1] == "20" and printed[0] == "card"  # e.g. "card 47 20"
+    sample = namespace["my_sample"]
+    assert callable(sample)
+    # Mid-game, with rows taken: the sampled state shows the seat exactly its view.
+    rng = random.Random(4)
+    for seed in range(3):
+        state = sixnimmt_state(new_game("6nimmt", 4, seed, {"rounds": "1"}))
+        while not state.is_terminal():
+            seats = state.pending()
+            if state.decision_kind(seats[0]) == DecisionKind.PICK_CARD and len(seats) == 4:
+                view = state.view(1)
+                assert isinstance(view, SixNimmtView)
+                sampled = sample(view, rng)
+                assert isinstance(sampled, SixNimmtState)
+                again = sampled.view(1)
+                assert again.hand == view.hand and again.rows == view.rows
+                assert again.header.scores == view.header.scores
+                assert again.round_penalties == view.round_penalties
+                assert tuple(again.header.history) == tuple(view.header.history)
+            for seat in seats:
+                state.apply(seat, rng.choice(state.legal_options(seat)))
