@@ -51,9 +51,12 @@ def _cards(cards: Sequence[int]) -> str:
 class TracePrinter:
     """Prints a match step by step (see the module docstring)."""
 
-    def __init__(self, console: Console | None = None, seat: int | None = None) -> None:
+    def __init__(
+        self, console: Console | None = None, seat: int | None = None, steps: bool = True
+    ) -> None:
         self.console = console or Console(highlight=False)
         self.seat = seat
+        self.steps = steps  # False: print the start and the end, not every step (--quiet)
         self.names: list[str] = []
         self.seen_events = 0
         self.step_no = 0
@@ -74,6 +77,8 @@ class TracePrinter:
         self.print_table(state)
 
     def on_step(self, state: GameState, records: Sequence[Choice]) -> None:
+        if not self.steps:
+            return
         self.step_no += 1
         for record in records:
             if self.seat is not None and record.seat != self.seat:

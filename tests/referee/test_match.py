@@ -44,13 +44,13 @@ def test_every_preset_between_random_sdk_bots_replays_exactly(variant: str, tmp_
     assert result.faults == ()
     assert result.forfeited == (False,) * players
     assert len(result.scores) == players and result.decisions > 0
-    assert replay.resimulate(result.replay) == list(result.scores)
-    replay.save(result.replay, tmp_path / "r.json.gz")
+    assert replay.resimulate(result.recorded_replay()) == list(result.scores)
+    replay.save(result.recorded_replay(), tmp_path / "r.json.gz")
     assert replay.resimulate(replay.load(tmp_path / "r.json.gz")) == list(result.scores)
     # Seeded bots: the same match again gives the same game, decision for decision.
     again = run_match(dataclasses.replace(spec, match_id="again"))
-    assert [d["choice"] for d in again.replay["decisions"]] == [
-        d["choice"] for d in result.replay["decisions"]
+    assert [d.choice for d in again.recorded_replay().decisions] == [
+        d.choice for d in result.recorded_replay().decisions
     ]
     assert descendants() == []
 
@@ -61,18 +61,18 @@ def test_raw_random_bots_play_each_family(variant: str) -> None:
     spec = MatchSpec("raw", variant, short_options(variant), 3, (bot, bot, bot), ROOMY_CLOCK)
     result = run_match(spec)
     assert result.faults == ()
-    assert replay.resimulate(result.replay) == list(result.scores)
+    assert replay.resimulate(result.recorded_replay()) == list(result.scores)
     assert descendants() == []
 
 
 def test_replay_detects_a_tampered_choice() -> None:
     bot = bot_named("seeded_random")
     result = run_match(MatchSpec("t", "6nimmt", {"rounds": "1"}, 4, (bot, bot), FAST_CLOCK))
-    data = json.loads(json.dumps(result.replay))
+    data = json.loads(json.dumps(result.recorded_replay().to_json()))
     record = next(d for d in data["decisions"] if len(d["options"]) > 1)
     record["choice"] = (record["choice"] + 1) % len(record["options"])
     with pytest.raises(replay.ReplayError):
-        replay.resimulate(data)
+        replay.resimulate(replay.Replay.from_json(data))
 
 
 def test_pool_reuses_processes_one_seat_each_and_kills_them_on_close() -> None:
