@@ -46,7 +46,8 @@ def play(sandboxed: bool) -> MatchResult:
 def test_a_bot_imports_the_modules_beside_its_bot_py(sandboxed: bool) -> None:
     result = play(sandboxed)
     assert result.faults == ()
-    mine = [d for d in result.replay["decisions"] if d["seat"] == 0]
+    assert result.replay is not None
+    mine = [d for d in result.replay.decisions if d.seat == 0]
     assert len(mine) >= 10
     # helpers.last_option chose every time: never the fallback (the first option).
-    assert all(d["choice"] == len(d["options"]) - 1 for d in mine)
+    assert all(d.choice == len(d.options) - 1 and not d.auto for d in mine)
