@@ -1,8 +1,6 @@
-"""The winner bot: the Monte Carlo bot playing every 6 nimmt! preset to win."""
+"""The winner bot: the Monte Carlo bot playing 6 nimmt! for its margin over the table."""
 
 from __future__ import annotations
-
-import pytest
 
 from example_bots.montecarlo_bot.bot import MonteCarloBot
 from example_bots.rules_bot.bot import RulesBot
@@ -20,11 +18,14 @@ def started(bot: MonteCarloBot, variant: str) -> MonteCarloBot:
     return bot
 
 
-@pytest.mark.parametrize("variant", SIXNIMMT)
-def test_every_6nimmt_preset_is_played_to_win_with_rule_based_opponents(variant: str) -> None:
-    bot = started(WinnerBot(), variant)
-    assert bot.playout_policy == "rules"
-    assert bot.sixnimmt_goals[variant] == "win"
+def test_6nimmt_is_played_for_the_margin_and_the_rest_as_the_monte_carlo_bot_plays() -> None:
+    assert WinnerBot.sixnimmt_goals["6nimmt"] == "margin"
+    assert MonteCarloBot.sixnimmt_goals.get("6nimmt", "own") == "own"
+    for variant in SIXNIMMT:
+        winner, mc = started(WinnerBot(), variant), started(MonteCarloBot(), variant)
+        assert winner.playout_policy == mc.playout_policy
+        if variant != "6nimmt":
+            assert winner.sixnimmt_goals.get(variant) == mc.sixnimmt_goals.get(variant)
 
 
 def test_the_other_families_are_played_as_the_monte_carlo_bot_plays_them() -> None:

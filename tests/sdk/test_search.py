@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -49,7 +49,7 @@ def test_seen_cards_holds_everything_visible_and_no_hidden_card(variant: str) ->
 
 
 def test_each_accessor_gives_its_familys_state_and_refuses_the_others() -> None:
-    accessors = {
+    accessors: dict[str, Callable[[GameState], GameState]] = {
         "6nimmt": sixnimmt_state,
         "xnimmt": xnimmt_state,
         "11nimmt": elevennimmt_state,
