@@ -14,10 +14,10 @@ as the rule-based bot, did worst (those playouts are about half as fast, and the
 is a noisy score for few playouts); the share of the win with greedy playouts next; the
 margin with greedy playouts best, but no better than the Monte Carlo bot by more than the
 noise of these small samples: this bot is not yet shown to be stronger.
-6nimmt-tactics and 6nimmt-pro are
-played as the Monte Carlo bot plays them (already to win: the share of the win over
-rule-based playouts); 6nimmt-logic too (the change is untested there), and the other
-families.
+
+6nimmt-tactics and 6nimmt-pro are played as the Monte Carlo bot plays them (already to
+win: the share of the win over rule-based playouts); 6nimmt-logic too (the change is
+untested there), and the other families.
 """
 
 from __future__ import annotations
