@@ -15,6 +15,8 @@ same cards. The tables (``--table``):
   ``mc:64``), 6 nimmt! family only. Prints the bot's win rate with its Wilson interval,
   its places (the share of games it ranked 1st, 2nd, ...; tied seats share the better
   place), its mean score and the opponents'.
+- ``learned-vs-random`` and ``learned-vs-rules``: the learned bot (example_bots/learned_bot,
+  6 nimmt! family only) against three random or three rule-based bots; the same figures.
 
 The interval treats games as independent; the 4 rotations of one deal share its cards
 and are correlated, so it is approximate (somewhat too narrow when the deal decides most
@@ -37,6 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from benchmarks.opponents import GreedyBot, mc_bot
+from example_bots.learned_bot.bot import LearnedBot
 from example_bots.montecarlo_bot.bot import MonteCarloBot
 from example_bots.random_bot.bot import RandomBot
 from example_bots.rules_bot.bot import RulesBot
@@ -50,8 +53,12 @@ TABLES: dict[str, Sequence[type[Bot]]] = {
     "mc-vs-rules": (MonteCarloBot, RulesBot, RulesBot, RulesBot),
     "vs-greedy": (MonteCarloBot, GreedyBot, GreedyBot, GreedyBot),
     "vs-mc64": (MonteCarloBot, MC64, MC64, MC64),
+    "learned-vs-random": (LearnedBot, RandomBot, RandomBot, RandomBot),
+    "learned-vs-rules": (LearnedBot, RulesBot, RulesBot, RulesBot),
 }
-SUBJECT_TABLES = ("mc-vs-rules", "vs-greedy", "vs-mc64")  # seat 0's bot against the rest
+# Tables of one bot (seat 0's) against three others.
+SUBJECT_TABLES = ("mc-vs-rules", "vs-greedy", "vs-mc64", "learned-vs-random", "learned-vs-rules")
+ONE_AGAINST_THREE = SUBJECT_TABLES
 SUBJECTS: dict[str, type[Bot]] = {
     b.name: b for b in (WinnerBot, MonteCarloBot, RulesBot, RandomBot)
 }
@@ -158,9 +165,15 @@ def subject_summary(variant: str, stats: dict[str, BotStats], table: Sequence[ty
     )
 
 
-def mc_summary(variant: str, stats: dict[str, BotStats], seats: int) -> str:
-    """The Monte Carlo bot's win rate against three rule-based bots (``mc-vs-rules``)."""
-    return subject_summary(variant, stats, TABLES["mc-vs-rules"][:seats])
+def mc_summary(
+    variant: str,
+    stats: dict[str, BotStats],
+    seats: int,
+    table: Sequence[type[Bot]] = TABLES["mc-vs-rules"],
+) -> str:
+    """The first bot's win rate with its 95% interval, against the fair share (tables of
+    one bot against three others)."""
+    return subject_summary(variant, stats, table[:seats])
 
 
 def table_for(name: str, subject: str | None) -> Sequence[type[Bot]]:
