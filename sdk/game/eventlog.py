@@ -21,9 +21,8 @@ from sdk.game.core import Event, EventKind, Side
 Record = tuple[Any, ...] | Event
 """One entry of the compact log (see the module docstring)."""
 
-KINDS: tuple[EventKind | None, ...] = (None, *EventKind)
+KINDS: dict[int, EventKind] = {kind.value: kind for kind in EventKind}
 """KINDS[k]: the EventKind of value k (values are 1, 2, ...)."""
-assert all(kind is None or kind.value == k for k, kind in enumerate(KINDS))
 SIDES: tuple[Side, ...] = tuple(Side)
 
 _SHARED: dict[tuple[int, ...], Event] = {}
@@ -39,13 +38,13 @@ def event_of(record: Record) -> Event:
         event = _SHARED.get(record)
         if event is None:
             kind, seat, card, row, side, rnd = record
-            event = Event(KINDS[kind], seat, card, row, SIDES[side], round=rnd)  # type: ignore[arg-type]
+            event = Event(KINDS[kind], seat, card, row, SIDES[side], round=rnd)
             if len(_SHARED) < _SHARED_LIMIT:
                 _SHARED[record] = event
         return event
     kind, seat, card, row, side, rnd, cards, *rest = record
     return Event(
-        KINDS[kind],  # type: ignore[arg-type]
+        KINDS[kind],
         seat,
         card,
         row,
