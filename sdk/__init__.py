@@ -34,6 +34,7 @@ from sdk.game import (
 )
 from sdk.local import LocalDecision, LocalResult, play_local
 from sdk.match import DecisionClock, MatchInfo, MatchOutcome
+from sdk.search import seen_cards
 
 if TYPE_CHECKING:
     from sdk.runtime import run, serve
@@ -78,5 +79,6 @@ __all__ = [
     "new_game",
     "play_local",
     "run",
+    "seen_cards",
     "serve",
 ]
