@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from referee import cli_check
-from referee.check import LeagueLook, default_opponents, hello_mismatches, run_check
+from referee.check import LeagueLook, default_opponents, run_check
 from referee.cli_errors import fail
 from referee.cli_league import LOCK_TIMEOUT_OPTION, load
 from referee.league.config import LeagueConfig
@@ -57,7 +57,7 @@ def check_plays(bot: BotSpec, config: LeagueConfig, store: Path) -> list[str]:
             look=look,
             strict_opponents=False,
         )
-        problems += hello_mismatches(report.hello, bot) + report.problems
+        problems += report.problems  # Hello's name and version against the manifest too
         if problems:
             break
     return problems

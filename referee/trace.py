@@ -51,9 +51,13 @@ def _cards(cards: Sequence[int]) -> str:
 class TracePrinter:
     """Prints a match step by step (see the module docstring)."""
 
-    def __init__(self, console: Console | None = None, seat: int | None = None) -> None:
+    def __init__(
+        self, console: Console | None = None, seat: int | None = None, quiet: bool = False
+    ) -> None:
+        """`quiet`: only the seats, the faults and the final table (no deal, no steps)."""
         self.console = console or Console(highlight=False)
         self.seat = seat
+        self.quiet = quiet
         self.names: list[str] = []
         self.seen_events = 0
         self.step_no = 0
@@ -70,11 +74,15 @@ class TracePrinter:
         self.console.rule(f"{state.variant}: {len(names)} players, view of {perspective}")
         for seat, name in enumerate(names):
             self.console.print(f"  seat {seat}: {name}")
+        if self.quiet:
+            return
         self.print_events(state)
         self.print_table(state)
 
     def on_step(self, state: GameState, records: Sequence[Choice]) -> None:
         self.step_no += 1
+        if self.quiet:
+            return
         for record in records:
             if self.seat is not None and record.seat != self.seat:
                 continue
@@ -93,6 +101,8 @@ class TracePrinter:
             f"[red]FAULT[/red] {self.who(fault.seat)} {fault.kind.value} at {when}: "
             + escape(fault.detail)  # a bot's own text: never console markup
         )
+        for line in fault.traceback.splitlines():  # cleaned: printable, bounded
+            self.console.print(f"  [dim]|[/dim] {escape(line)}", soft_wrap=True)
 
     def on_end(self, result: MatchResult) -> None:
         self.console.rule("result")
