@@ -1,8 +1,13 @@
-"""Codec speed: encode (view -> message -> bytes) and decode (bytes -> message -> view).
+"""Codec speed: the referee's encode (view -> request bytes, one MatchEncoder per match, as
+the match runner does) and the bot's decode (bytes -> message -> view).
 
-Run: ``.venv/bin/python benchmarks/codec.py``. Views come from real seeded games of every
-preset whose engine exists, sampled over the whole game (late views carry long histories),
-plus a synthetic late-game 6 nimmt! view with a 600-event history as a worst case.
+Run: ``.venv/bin/python -m benchmarks.codec``. The referee's encode is timed per decision
+over whole games in order, with a fresh encoder for each game (its caches start empty,
+as every match's do): "whole" sends every view's whole history, "deltas" only the
+events the seat has not been sent yet (what a bot that keeps its history gets). Views
+come from real seeded games of every preset whose engine exists, sampled over the whole
+game (late views carry long histories), plus a synthetic late-game 6 nimmt! view with a
+600-event history as a worst case (asked again and again in one match).
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import random
 import time
 from collections.abc import Callable
 
+from referee.encoder import MatchEncoder
 from sdk import codec
 from sdk.game import (
     PRESETS,
@@ -29,6 +35,7 @@ from sdk.game import (
     new_game,
 )
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.view_decoder import ViewDecoder
 
 
 def game_views(preset: str, players: int, seed: int) -> list[tuple[View, list[Option]]]:
@@ -90,11 +97,25 @@ def measure(label: str, samples: list[tuple[View, list[Option]]]) -> None:
     encoded = [r.SerializeToString() for r in requests]
     i = 0
 
-    def encode() -> None:
-        nonlocal i
-        view, options = samples[i % len(samples)]
-        codec.decide_request("m", 0, i, view, options, 1000, 5000).SerializeToString()
-        i += 1
+    def encode_match(deltas: bool) -> Callable[[], None]:
+        """One decision after the other, a new match (a new encoder) at each game start."""
+        encoders = [MatchEncoder()]
+        sent: dict[int, int] = {}  # seat -> history events it was sent
+
+        def encode() -> None:
+            nonlocal i
+            k = i % len(samples)
+            if k == 0 and len(samples) > 1:  # one sample: the same view asked again
+                encoders[0] = MatchEncoder()
+                sent.clear()
+            view, options = samples[k]
+            seat, length = view.header.seat, len(view.header.history)
+            offset = min(sent.get(seat, 0), length) if deltas else 0
+            encoders[0].decide_request("m", seat, k, view, options, 1000, 5000, offset)
+            sent[seat] = length
+            i += 1
+
+        return encode
 
     def decode() -> None:
         nonlocal i
@@ -103,7 +124,7 @@ def measure(label: str, samples: list[tuple[View, list[Option]]]) -> None:
         codec.options_from_proto(msg.options)
         i += 1
 
-    decoders: dict[int, codec.ViewDecoder] = {}
+    decoders: dict[int, ViewDecoder] = {}
 
     def decode_session() -> None:
         """What the bot runtime does: one ViewDecoder per seat, views in game order."""
@@ -112,21 +133,24 @@ def measure(label: str, samples: list[tuple[View, list[Option]]]) -> None:
         if k == 0:
             decoders.clear()
         msg = pb.DecideRequest.FromString(encoded[k])
-        decoders.setdefault(msg.seat, codec.ViewDecoder()).decode(msg.view)
+        decoders.setdefault(msg.seat, ViewDecoder()).decode(msg.view)
         codec.options_from_proto(msg.options)
         i += 1
 
     events = sum(len(v.header.history) for v, _ in samples) / len(samples)
     size = sum(map(len, encoded)) / len(encoded)
     i = 0
-    enc = per_call_us(encode)
+    whole = per_call_us(encode_match(deltas=False))
+    i = 0
+    delta = per_call_us(encode_match(deltas=True))
     i = 0
     dec = per_call_us(decode)
     i = 0
     ses = f"{per_call_us(decode_session):>6.1f} us" if len(samples) > 1 else "     - "
     print(
         f"{label:<22} {len(samples):>5} views {events:>5.0f} events {size:>6.0f} B  "
-        f"encode {enc:>6.1f} us  decode {dec:>6.1f} us  session decode {ses}"
+        f"encode whole {whole:>6.1f} us  deltas {delta:>6.1f} us  "
+        f"decode {dec:>6.1f} us  session decode {ses}"
     )
 
 

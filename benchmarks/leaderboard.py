@@ -51,7 +51,9 @@ def make_store(path: Path, matches: int, distinct: int) -> None:
             _spec(config, variant.preset, variant.options, seed, seats), match_id=f"t{i}"
         )
         result = play_synthetic(spec)
-        text = json.dumps({**result.replay, "match_id": PLACEHOLDER}, separators=(",", ":"))
+        assert result.replay is not None
+        replay = {**result.replay.to_json(), "match_id": PLACEHOLDER}
+        text = json.dumps(replay, separators=(",", ":"))
         templates.append((variant, seats, seed, result, text))
     with LeagueStore.open(path) as store:
         store.init_league(config.name, config.digest(), config.schedule_json(), config.variants)
@@ -68,7 +70,7 @@ def make_store(path: Path, matches: int, distinct: int) -> None:
             for n, row in enumerate(rows):
                 _, _, _, result, text = templates[n % distinct]
                 replay_zlib = zlib.compress(text.replace(PLACEHOLDER, row.match_id).encode(), 6)
-                result = dataclasses.replace(result, match_id=row.match_id, replay={})
+                result = dataclasses.replace(result, match_id=row.match_id, replay=None)
                 store.write_result(row, result, now + n, now + n + 1, replay_zlib)
                 after = ratings[row.variant].apply(row.seats, result.ranks)
                 store.write_ratings(row.variant, row.seq, row.match_id, after)

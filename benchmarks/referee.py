@@ -163,7 +163,8 @@ class Bench:
                 spec = dataclasses.replace(self.base, match_id=f"m{seed}", seed=seed)
                 result = await play_match(spec, self.pool)
                 decisions += result.decisions
-                latencies.extend(d["ms"] for d in result.replay["decisions"] if not d["auto"])
+                assert result.replay is not None
+                latencies.extend(d.ms for d in result.replay.decisions if not d.auto)
 
         start = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(self.args.concurrency)))

@@ -55,8 +55,7 @@ def play_synthetic(spec: MatchSpec) -> MatchResult:
             fault = Fault(ask.seat, FaultKind.TIMEOUT, n, "no answer within 1000 ms")
             faults.append(fault)
             choice, ms = FALLBACK_INDEX, float(spec.clock.decision_ms)
-        recorded = fault.to_json() if fault else None
-        builder.decision(ask.seat, ask.view, ask.options, choice, ms, recorded, False)
+        builder.decision(ask.seat, ask.view, ask.options, choice, ms, fault, False)
         n += 1
         return choice
 

@@ -38,7 +38,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from leaderboard.jsondata import VIEWER_SCHEMA_ID
-from referee.replay import option_from_json, option_to_replay, snapshot_deltas
+from referee.replay import Replay, option_from_json, option_to_replay, snapshot_deltas
+from referee.replay_shape import MAX_PLAYERS
 from sdk.game import PRESETS
 
 DROPPED_FIELDS = frozenset({"hand_sizes", "turn_start_tops"})
@@ -151,7 +152,7 @@ def viewer_data(
         "players": [f"{b['name']}@{b['version']}" for b in replay["bots"]],
         "kinds": list(kinds),
         "decisions": decisions,
-        "snapshots": lean_snapshots(snapshot_deltas(replay)),
+        "snapshots": lean_snapshots(_snapshots(replay)),
     }
     setup_faults = replay.get("setup_faults") or []
     if setup_faults:
@@ -159,6 +160,19 @@ def viewer_data(
     if logs:
         data["logs"] = {str(seat): name for seat, name in sorted(logs.items())}
     return data
+
+
+def _snapshots(replay: Mapping[str, Json]) -> list[dict[str, Json]]:
+    """The replay's snapshots as stored; a replay recorded before they were (version 1)
+    is read as a :class:`Replay` (its histories, which the viewer never reads and may
+    have been left out, as empty) and re-simulated to make them."""
+    stored = replay.get("snapshots")
+    if stored is not None:
+        return list(stored)
+    players = replay.get("players")
+    seats = players if isinstance(players, int) and 0 < players <= MAX_PLAYERS else 0
+    empty: list[Json] = [[] for _ in range(seats)]  # a bad count is left to from_json
+    return snapshot_deltas(Replay.from_json({"histories": empty, **replay}))
 
 
 def viewer_script(replay_text: bytes, logs: Mapping[int, str] | None = None) -> bytes:

@@ -98,18 +98,18 @@ def play(
         )
         check_clock(clock, CLOCK_FLAGS)
         match = MatchSpec(new_match_id(), spec.preset.name, spec.options, seed, bots, clock)
-        printer = TracePrinter(seat=seat, quiet=quiet)
+        printer = TracePrinter(seat=seat, steps=not quiet)
         echo = None if quiet_bots or as_json else OutputEcho(printer.console)
         limits = ProcessLimits(log_dir=str(log_dir)) if log_dir is not None else None
         if log_dir is not None:
             log_dir.mkdir(parents=True, exist_ok=True)
         observer = None if as_json else printer
         result = asyncio.run(play_in(match, sandbox, observer, limits, echo))
-        if replay_out is not None:
+        if replay_out is not None and result.replay is not None:
             replay_file.save(result.replay, replay_out)
         if as_json:
             data = result.to_json()
-            data.pop("replay")
+            data.pop("replay", None)
             data["bots"] = [b.key for b in bots]
             data["replay_file"] = str(replay_out) if replay_out is not None else None
             typer.echo(json.dumps(data, indent=2))

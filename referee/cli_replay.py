@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from referee import replay as replay_file
 from referee.cli_errors import fail, user_errors
+from referee.replay_model import ReplayDecision
 from referee.spec import Fault, MatchResult
 from referee.trace import TracePrinter
 from sdk.game import Option
@@ -28,16 +28,9 @@ class ReplayedChoice:
     auto: bool
 
     @classmethod
-    def from_json(cls, record: Mapping[str, Any]) -> ReplayedChoice:
-        options = record["options"]
-        fault = record.get("fault")
-        return cls(
-            seat=int(record["seat"]),
-            option=replay_file.option_from_json(options[int(record["choice"])]),
-            ms=float(record["ms"]),
-            fault=Fault.from_json(fault) if fault else None,
-            auto=bool(record["auto"]),
-        )
+    def of(cls, record: ReplayDecision) -> ReplayedChoice:
+        option = replay_file.option_from_json(record.options[record.choice])
+        return cls(record.seat, option, record.ms, record.fault, record.auto)
 
 
 def replay(
@@ -51,17 +44,17 @@ def replay(
     with user_errors():
         data = replay_file.load(file)
         replay_file.verify(data, str(file))
-        players = int(data["players"])
+        players = data.players
         if seat is not None and not 0 <= seat < players:
             raise fail(f"--seat {seat}: seats are 0..{players - 1}")
         interactive = step and sys.stdin.isatty()
         printer = TracePrinter(seat=seat)
         state = replay_file.new_state(data)
-        printer.on_start(state, [b["name"] for b in data["bots"]])
-        for fault in data["setup_faults"]:
-            printer.on_fault(Fault.from_json(fault))
+        printer.on_start(state, [b.name for b in data.bots])
+        for fault in data.setup_faults:
+            printer.on_fault(fault)
         for group in replay_file.steps(data):
-            choices = [ReplayedChoice.from_json(r) for r in group]
+            choices = [ReplayedChoice.of(r) for r in group]
             for choice in choices:
                 state.apply(choice.seat, choice.option)
                 if choice.fault is not None:
@@ -69,16 +62,16 @@ def replay(
             printer.on_step(state, choices)
             if interactive:
                 input("-- Enter for the next step --")
-        result = data["result"]
+        result = data.final_result()
         printer.on_end(
             MatchResult(
-                match_id=str(data["match_id"]),
-                scores=tuple(result["scores"]),
-                ranks=tuple(result["ranks"]),
-                faults=tuple(Fault.from_json(f) for f in result["faults"]),
-                forfeited=tuple(result["forfeited"]),
-                decisions=len(data["decisions"]),
-                duration_s=sum(float(d["ms"]) for d in data["decisions"]) / 1000.0,
-                replay={},
+                match_id=data.match_id,
+                scores=tuple(result.scores),
+                ranks=tuple(result.ranks),
+                faults=tuple(result.faults),
+                forfeited=tuple(result.forfeited),
+                decisions=len(data.decisions),
+                duration_s=sum(d.ms for d in data.decisions) / 1000.0,
+                replay=data,
             )
         )

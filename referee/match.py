@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from referee.bot_client import SETUP, BotClient, protocol_mismatch
+from referee.encoder import MatchEncoder
 from referee.process import BotLease, BotPool, BotStartError
 from referee.replay import ReplayBuilder
 from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, MatchResult, MatchSpec
@@ -111,6 +112,7 @@ class MatchRunner:
         self.faults: list[Fault] = []
         self.decision_count = 0
         self.replay = ReplayBuilder.for_match(spec, variant, self.state)
+        self.encoder = MatchEncoder()  # this match's Decide requests, its caches with it
 
     # --- the match ---------------------------------------------------------------------
 
@@ -139,8 +141,7 @@ class MatchRunner:
         # One pending seat (a turn-based game) needs no task of its own.
         records = [await asks[0]] if len(asks) == 1 else await asyncio.gather(*asks)
         for r in records:
-            fault = r.fault.to_json() if r.fault else None
-            self.replay.decision(r.seat, r.view, r.options, r.choice, r.ms, fault, r.auto)
+            self.replay.decision(r.seat, r.view, r.options, r.choice, r.ms, r.fault, r.auto)
         choices = [r.choice for r in records]
         driver.apply_choices(state, step, choices, lambda *_: self.replay.snapshot(state))
         if self.observer:
@@ -167,7 +168,7 @@ class MatchRunner:
         bank = int(seat.bank_ms)
         history_len = len(view.header.history)
         offset = min(seat.history_sent, history_len) if seat.history_deltas else 0
-        request = codec.decide_request_bytes(
+        request = self.encoder.decide_request(
             self.spec.match_id,
             seat.index,
             seat.decisions,
@@ -199,7 +200,7 @@ class MatchRunner:
         if fault.kind in DISCARD_KINDS:
             seat.discard = True
         if fault.decision < 0:
-            self.replay.setup_fault(fault.to_json())
+            self.replay.setup_fault(fault)
         if (
             fault.decision < 0
             or fault.kind in (FaultKind.CRASH, FaultKind.RESOURCE)
@@ -276,7 +277,8 @@ class MatchRunner:
             await client.close()
         if seat.lease is not None:
             lease, seat.lease = seat.lease, None
-            await self.pool.release(lease, discard=seat.discard or seat.forfeited)
+            discard = seat.discard or seat.forfeited or self.spec.single_use
+            await self.pool.release(lease, discard=discard)
 
     def result(self, duration_s: float) -> MatchResult:
         forfeited = [s.forfeited for s in self.seats]

@@ -24,332 +24,81 @@ never point the referee at another bot's socket.
 
 :func:`ensure_available` checks, once per process, that all of this works here and raises
 :class:`SandboxUnavailable` naming what is missing and how to get it.
+
+This module is the per-bot sandbox (:class:`BotSandbox`); the configuration is
+:mod:`referee.sandbox_config`, what a bot sees and its private folders
+:mod:`referee.sandbox_folders`, the check that the sandbox works here
+:mod:`referee.sandbox_check`. Their public names are importable from here too.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
-import importlib.util
 import os
-import random
-import re
 import shutil
 import stat
-import subprocess
 import sys
-import tempfile
-import threading
-from dataclasses import dataclass
 from pathlib import Path
 
 from referee import cgroups
+from referee.sandbox_check import (
+    BWRAP_ENV,
+    INSTALL_BWRAP,
+    MIN_BWRAP,
+    USERNS_HINT,
+    available,
+    bwrap_path,
+    bwrap_version,
+    ensure_available,
+)
+from referee.sandbox_config import NO_SANDBOX, SandboxConfig, SandboxUnavailable
+from referee.sandbox_folders import (
+    PRIVATE_PREFIX,
+    Mount,
+    bot_folder,
+    next_uid,
+    private_folder,
+    private_root,
+    reachable,
+    runtime_mounts,
+    sandbox_path,
+    socket_root,
+    sweep_stale_private,
+)
 from referee.spec import BotSpec
 
-BWRAP_ENV = "BULLRING_BWRAP"  # overrides where bubblewrap is (e.g. a test's missing one)
-MIN_BWRAP = (0, 7)  # --size (a bounded /tmp)
+__all__ = [
+    "BWRAP_ENV",
+    "INSTALL_BWRAP",
+    "MIN_BWRAP",
+    "NO_SANDBOX",
+    "PRIVATE_PREFIX",
+    "USERNS_HINT",
+    "BotSandbox",
+    "BotStartRefused",
+    "Mount",
+    "SandboxConfig",
+    "SandboxUnavailable",
+    "available",
+    "bot_folder",
+    "bwrap_path",
+    "bwrap_version",
+    "ensure_available",
+    "next_uid",
+    "private_folder",
+    "private_root",
+    "runtime_mounts",
+    "sandbox_path",
+    "socket_root",
+    "sweep_stale_private",
+]
+
 DISABLE_USERNS_BWRAP = (0, 8)
 SOCKET_FOLDER = "/run/bullring"  # where the bot's socket folder is, inside the sandbox
 SOCKET_NAME = "bot.sock"
 LIMIT_FILE = "limit"  # written by the watchdog (launch.LIMIT_FILE) in the private folder
 HOSTNAME = "bullring-bot"
-INSTALL_BWRAP = (
-    "install it: `apt-get install bubblewrap` (Debian, Ubuntu) or `dnf install bubblewrap`"
-)
-USERNS_HINT = (
-    "allow unprivileged user namespaces: `sysctl -w kernel.unprivileged_userns_clone=1` "
-    "(Debian), `sysctl -w user.max_user_namespaces=15000`, and on Ubuntu 23.10+ "
-    "`sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`"
-)
-RUNTIME_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
-RUNTIME_ETC = (
-    "ld.so.cache",
-    "ld.so.conf",
-    "ld.so.conf.d",
-    "localtime",
-    "nsswitch.conf",
-    "alternatives",
-)
-REPO = Path(__file__).resolve().parents[1]
-PROBE_TIMEOUT_S = 30.0
 MIB = 1 << 20
-_probing = threading.Lock()
-
-
-class SandboxUnavailable(RuntimeError):
-    """The sandbox cannot run here; the message names what is missing and how to get it."""
-
-
-@dataclass(frozen=True)
-class SandboxConfig:
-    """How bots are sandboxed (the league file's ``[sandbox]`` table; docs/leagues.md)."""
-
-    enabled: bool = True
-    memory_mb: int = 1024  # the bot's whole tree: processes, threads and its /tmp
-    processes: int = 64  # processes and threads at once, over the whole tree
-    cpus: float = 1.0  # CPU time per second of wall time (1.0: one core)
-    tmp_mb: int = 64  # its private /tmp (and /dev/shm): the disk it may fill
-    uids: tuple[int, int] = (61000, 61999)  # first and last host uid given to bots
-    bwrap: str | None = None  # bubblewrap: $BULLRING_BWRAP, else `bwrap` on PATH
-    read_only: tuple[str, ...] = ()  # more host paths every bot may read (runtimes)
-    # Host folders every bot may write, at their own paths: for tests and debugging, never
-    # for untrusted bots (they could talk, and fill the disk, through them).
-    writable: tuple[str, ...] = ()
-    # Where private folders go (default: /dev/shm, whose pages count against the bot's
-    # memory limit, else the system's temporary folder).
-    private_root: str | None = None
-
-    def limits(self) -> cgroups.CgroupLimits:
-        return cgroups.CgroupLimits(self.memory_mb, self.processes, self.cpus)
-
-
-NO_SANDBOX = SandboxConfig(enabled=False)
-
-
-# --- is it available? -------------------------------------------------------------------
-
-
-def bwrap_path(config: SandboxConfig) -> str | None:
-    """The bubblewrap executable to use, or None if there is none."""
-    wanted = config.bwrap or os.environ.get(BWRAP_ENV) or "bwrap"
-    if os.sep in wanted:
-        return wanted if os.access(wanted, os.X_OK) and os.path.isfile(wanted) else None
-    return shutil.which(wanted)
-
-
-def ensure_available(config: SandboxConfig) -> None:
-    """Raise SandboxUnavailable unless `config`'s sandbox works here (checked for real,
-    once per process and bubblewrap)."""
-    with _probing:  # one trial at a time: the first caller's answer is cached for the rest
-        problem = _problem(bwrap_path(config), config.bwrap or os.environ.get(BWRAP_ENV), config)
-    if problem is not None:
-        raise SandboxUnavailable(f"the bot sandbox is not available: {problem}")
-
-
-def available(config: SandboxConfig) -> str | None:
-    """None if the sandbox works here, else why not (the SandboxUnavailable message)."""
-    try:
-        ensure_available(config)
-    except SandboxUnavailable as error:
-        return str(error)
-    return None
-
-
-@functools.cache
-def _problem(bwrap: str | None, wanted: str | None, config: SandboxConfig) -> str | None:
-    problems = []
-    if bwrap is None:
-        where = f" at {wanted}" if wanted and os.sep in wanted else ""
-        problems.append(f"bubblewrap (bwrap) is not installed{where}; {INSTALL_BWRAP}")
-    else:
-        version = bwrap_version(bwrap)
-        if version is None or version < MIN_BWRAP:
-            shown = ".".join(map(str, version)) if version else "unknown"
-            problems.append(
-                f"bubblewrap {shown} at {bwrap} is too old (0.7 or later is needed); "
-                f"{INSTALL_BWRAP}"
-            )
-    try:
-        cgroups.host()
-    except cgroups.CgroupError as error:
-        problems.append(str(error))
-    root = Path(private_root(config))
-    if os.geteuid() == 0 and not _reachable(root / "bot"):
-        problems.append(
-            f"the bots' uids cannot reach {root} (it and the folders above it need o+x)"
-        )
-    if problems:
-        return "; ".join(problems)
-    assert bwrap is not None
-    return _trial(bwrap, config)
-
-
-@functools.cache
-def bwrap_version(bwrap: str) -> tuple[int, ...] | None:
-    try:
-        out = subprocess.run(
-            [bwrap, "--version"], capture_output=True, text=True, timeout=10
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return None
-    found = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", out)
-    return tuple(int(part) for part in found.groups() if part is not None) if found else None
-
-
-def _trial(bwrap: str, config: SandboxConfig) -> str | None:
-    """Run the referee's interpreter in a real sandbox (uid, namespaces, cgroup); None if it
-    works, else what went wrong."""
-    from referee.process import LAUNCHER  # the launcher is the process module's
-
-    folder = private_folder(private_root(config))  # the trial bot's (empty) folder
-    folder.chmod(0o755)
-    command = (sys.executable, "-I", "-S", "-c", "pass")
-    spec = BotSpec("sandbox-probe", command=command, workdir=str(folder))
-    box: BotSandbox | None = None
-    try:
-        box = BotSandbox(spec, config, bwrap, folder=folder)
-        argv = box.launch_argv(LAUNCHER, [], list(command))
-        done = subprocess.run(
-            argv, capture_output=True, text=True, timeout=PROBE_TIMEOUT_S, env=box.env({})
-        )
-    except (OSError, subprocess.SubprocessError, cgroups.CgroupError) as error:
-        return f"a trial sandbox could not start: {error}"
-    finally:
-        if box is not None:
-            box.kill()
-            box.clean_up()
-        shutil.rmtree(folder, ignore_errors=True)
-    if done.returncode == 0:
-        return None
-    said = " | ".join(line for line in done.stderr.strip().splitlines()[-3:])
-    hint = USERNS_HINT if "namespace" in said or "uid map" in said else "see bwrap's message"
-    return f"a trial sandbox failed (exit {done.returncode}: {said or 'no message'}); {hint}"
-
-
-# --- what a bot sees ---------------------------------------------------------------------
-
-
-def bot_folder(spec: BotSpec) -> Path:
-    """The folder a bot sees besides its runtime: the folder of its manifest (its workdir
-    if it has none), widened to the outermost enclosing Python package, so that a bot that
-    is a module of a package (``python -m example_bots.random_bot``) sees the package."""
-    folder = Path(spec.manifest).parent if spec.manifest else Path(spec.workdir)
-    folder = folder.resolve()
-    while (folder / "__init__.py").is_file() and (folder.parent / "__init__.py").is_file():
-        folder = folder.parent
-    return folder
-
-
-@dataclass(frozen=True)
-class Mount:
-    """One thing the sandbox shows: ``ro``/``rw`` bind of a host path, or a ``symlink``."""
-
-    kind: str
-    source: str
-    target: str
-
-
-@functools.cache
-def runtime_mounts(extra: tuple[str, ...] = ()) -> tuple[Mount, ...]:
-    """The runtime every bot sees read-only: system folders, the interpreter, the SDK."""
-    found: list[Mount] = [Mount("ro", "/usr", "/usr")]
-    for name in RUNTIME_LINKS:
-        path = Path("/", name)
-        if path.is_symlink():
-            found.append(Mount("symlink", os.readlink(path), str(path)))
-        elif path.is_dir():
-            found.append(Mount("ro", str(path), str(path)))
-    for name in RUNTIME_ETC:
-        path = Path("/etc", name)
-        if path.exists():
-            found.append(Mount("ro", str(path), str(path)))
-    paths = [sys.base_prefix, sys.prefix, str(Path(os.path.realpath(sys.executable)).parents[1])]
-    sdk = importlib.util.find_spec("sdk")
-    if sdk is not None and sdk.submodule_search_locations:
-        paths += list(sdk.submodule_search_locations)
-    if (REPO / "proto").is_dir():
-        paths.append(str(REPO / "proto"))
-    node = shutil.which("node")
-    if node is not None:
-        paths.append(str(Path(os.path.realpath(node)).parents[1]))
-    paths += extra
-    for wanted in paths:
-        real = os.path.realpath(wanted)
-        if os.path.exists(real) and not _covered(real, found):
-            found.append(Mount("ro", real, real))
-    return tuple(found)
-
-
-def _covered(path: str, mounts: list[Mount]) -> bool:
-    return any(
-        m.kind != "symlink" and (path == m.target or path.startswith(m.target.rstrip("/") + "/"))
-        for m in mounts
-    )
-
-
-def sandbox_path() -> str:
-    """PATH inside the sandbox: the interpreter's folders, then the system's."""
-    folders = [str(Path(sys.executable).parent), str(Path(sys.base_prefix, "bin"))]
-    node = shutil.which("node")
-    if node is not None:
-        folders.append(str(Path(os.path.realpath(node)).parent))
-    folders += ["/usr/local/bin", "/usr/bin", "/bin"]
-    return ":".join(dict.fromkeys(folders))
-
-
-def private_root(config: SandboxConfig) -> str:
-    if config.private_root:
-        return socket_root(config.private_root)
-    shm = Path("/dev/shm")
-    if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK):
-        return str(shm)
-    return tempfile.gettempdir()
-
-
-PRIVATE_PREFIX = "bullring-bot-"  # private folders: bullring-bot-<referee pid>-<random>
-_swept: set[str] = set()
-# A Unix socket's path has at most 107 bytes. A private folder's socket path adds about 45
-# to its root (prefix, pid, random part, "sock/bot.sock"); past this a root is too deep.
-MAX_SOCKET_ROOT = 56
-
-
-def socket_root(root: str) -> str:
-    """`root` if a bot socket under it fits a Unix socket's path, else a short system one.
-
-    A deep TMPDIR (pytest's, say) would otherwise make gRPC fail to bind with no reason
-    given."""
-    if len(os.fsencode(root)) <= MAX_SOCKET_ROOT:
-        return root
-    for short in ("/dev/shm", "/tmp"):
-        if os.path.isdir(short) and os.access(short, os.W_OK | os.X_OK):
-            return short
-    raise OSError(f"no folder for bot sockets: {root} is too deep for a Unix socket's path")
-
-
-def private_folder(root: str) -> Path:
-    """A new private folder for a bot process under `root` (mode 0700), named after this
-    referee process. The first one in each root also sweeps away the folders of referees
-    that are gone and whose watchdogs could not clean up (both killed with SIGKILL)."""
-    root = socket_root(root)
-    if root not in _swept:
-        _swept.add(root)
-        sweep_stale_private(root)
-    return Path(tempfile.mkdtemp(prefix=f"{PRIVATE_PREFIX}{os.getpid()}-", dir=root))
-
-
-def sweep_stale_private(root: str) -> None:
-    """Remove this user's private folders under `root` whose referee process is gone."""
-    with contextlib.suppress(OSError), os.scandir(root) as entries:
-        for entry in entries:
-            owner = entry.name[len(PRIVATE_PREFIX) :].split("-", 1)[0]
-            if (
-                entry.name.startswith(PRIVATE_PREFIX)
-                and owner.isdigit()
-                and not cgroups.alive(int(owner))
-                and entry.is_dir(follow_symlinks=False)
-                and entry.stat(follow_symlinks=False).st_uid == os.geteuid()
-            ):
-                shutil.rmtree(entry.path, ignore_errors=True)
-
-
-def _reachable(path: Path) -> bool:
-    """Whether any user can walk to `path` (every folder above it is o+x)."""
-    return all(parent.stat().st_mode & stat.S_IXOTH for parent in path.parents)
-
-
-_uid_turn = random.Random().randrange(1 << 30)
-
-
-def next_uid(config: SandboxConfig) -> int | None:
-    """The host uid of the next bot process: one of ``config.uids`` in turn (starting at a
-    random place, so referees on one host rarely share one), or None (the referee's own)
-    when the referee is not root."""
-    global _uid_turn
-    if os.geteuid() != 0:
-        return None
-    first, last = config.uids
-    _uid_turn += 1
-    return first + _uid_turn % (last - first + 1)
 
 
 class BotStartRefused(ValueError):
@@ -454,7 +203,7 @@ class BotSandbox:
 
     def _source(self, path: str) -> str:
         """`path`, or a staged mount point of it if the bot's uid cannot walk to it."""
-        if self.uid is None or _reachable(Path(path)):
+        if self.uid is None or reachable(Path(path)):
             return path
         target = self.private / "stage" / str(len(self._stage))
         target.parent.mkdir(mode=0o711, exist_ok=True)

@@ -10,9 +10,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sdk.seeding import MatchSeeds, local_seeds
+
+if TYPE_CHECKING:  # the replay model uses Fault: imported where it is needed
+    from referee.replay_model import Replay
 
 
 class FaultKind(enum.StrEnum):
@@ -113,6 +116,9 @@ class MatchSpec:
     bots: tuple[BotSpec, ...]
     clock: ClockSpec = ClockSpec()
     seeds: MatchSeeds | None = None
+    # Its bots' processes end with it, never pooled for another match: a duplicate deal is
+    # played in several seatings, and a process that saw it must not play it again.
+    single_use: bool = False
 
     def __post_init__(self) -> None:
         if self.seeds is not None and len(self.seeds.hints) != len(self.bots):
@@ -203,7 +209,8 @@ class Fault:
 
 @dataclass(frozen=True)
 class MatchResult:
-    """The outcome of a match, with its replay (a JSON-able dict, see referee/replay.py)."""
+    """The outcome of a match, with its replay (see referee/replay_model.py; None once
+    the replay travels apart from the result, compressed: see referee/league/executors.py)."""
 
     match_id: str
     scores: tuple[int, ...]
@@ -212,7 +219,13 @@ class MatchResult:
     forfeited: tuple[bool, ...]
     decisions: int
     duration_s: float
-    replay: Mapping[str, Any]
+    replay: Replay | None
+
+    def recorded_replay(self) -> Replay:
+        """The replay (ValueError for a result whose replay travels apart from it)."""
+        if self.replay is None:
+            raise ValueError(f"match {self.match_id}: the result holds no replay")
+        return self.replay
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -223,11 +236,13 @@ class MatchResult:
             "forfeited": list(self.forfeited),
             "decisions": self.decisions,
             "duration_s": self.duration_s,
-            "replay": dict(self.replay),
+            "replay": None if self.replay is None else self.replay.to_json(),
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MatchResult:
+        from referee.replay_model import Replay  # here: that module imports this one
+
         return cls(
             match_id=str(data["match_id"]),
             scores=tuple(int(s) for s in data["scores"]),
@@ -236,5 +251,5 @@ class MatchResult:
             forfeited=tuple(bool(f) for f in data["forfeited"]),
             decisions=int(data["decisions"]),
             duration_s=float(data["duration_s"]),
-            replay=dict(data["replay"]),
+            replay=None if data["replay"] is None else Replay.from_json(data["replay"]),
         )

@@ -52,12 +52,11 @@ class TracePrinter:
     """Prints a match step by step (see the module docstring)."""
 
     def __init__(
-        self, console: Console | None = None, seat: int | None = None, quiet: bool = False
+        self, console: Console | None = None, seat: int | None = None, steps: bool = True
     ) -> None:
-        """`quiet`: only the seats, the faults and the final table (no deal, no steps)."""
         self.console = console or Console(highlight=False)
         self.seat = seat
-        self.quiet = quiet
+        self.steps = steps  # False: print the start and the end, not every step (--quiet)
         self.names: list[str] = []
         self.seen_events = 0
         self.step_no = 0
@@ -74,15 +73,15 @@ class TracePrinter:
         self.console.rule(f"{state.variant}: {len(names)} players, view of {perspective}")
         for seat, name in enumerate(names):
             self.console.print(f"  seat {seat}: {name}")
-        if self.quiet:
+        if not self.steps:  # --quiet: not the deal either
             return
         self.print_events(state)
         self.print_table(state)
 
     def on_step(self, state: GameState, records: Sequence[Choice]) -> None:
-        self.step_no += 1
-        if self.quiet:
+        if not self.steps:
             return
+        self.step_no += 1
         for record in records:
             if self.seat is not None and record.seat != self.seat:
                 continue

@@ -1,13 +1,17 @@
 """Conversions between the game model (sdk.game) and the protocol (bullring.v1 messages).
 
-Every conversion is exact: ``view_from_proto(view_to_proto(v)) == v`` for every view, and
-the same holds for options, events, match info and outcomes. Enum numbers are shared
+This is the codec's shared part, used by both ends of the protocol: every conversion
+is exact: ``view_from_proto(view_to_proto(v)) == v`` for every view, and the same holds
+for options, events, match info, outcomes and Decide requests. Enum numbers are shared
 between sdk/game/core.py and the .proto (three EventKind names differ: PLACE is
 PLACE_CARD, SPECIAL is SPECIAL_CARD, END_TURN is TURN_END), so enums go over as numbers.
 
 Decoding refuses what it cannot represent (an unknown enum number, a view with no game)
-with :class:`CodecError`. The referee encodes a view for every decision, so the code is
-written for speed: one function per view family, no reflection.
+with :class:`CodecError`. The two ends' fast paths build on this module and never on each
+other: the referee's per-match wire encoder is :mod:`referee.encoder`, the bot's
+incremental view decoder :mod:`sdk.view_decoder` (tests/test_codec_split.py checks the
+imports). The wire helpers at the end (:func:`length_delimited`, :func:`history_record`)
+are the bytes both fast paths agree on.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
-from google.protobuf.message import DecodeError, Message
+from google.protobuf.message import Message
 
 from sdk.errors import BullringError
 from sdk.game.core import DecisionKind, Event, EventKind, Option, OptionKind, Side, ViewHeader
@@ -124,15 +128,10 @@ def event_from_proto(msg: pb.Event) -> Event:
     )
 
 
-def header_to_proto(header: ViewHeader) -> pb.Header:
-    msg = _header_fields_to_proto(header)
-    msg.MergeFromString(_history_records(header.history))
-    return msg
-
-
-def _header_fields_to_proto(header: ViewHeader) -> pb.Header:
-    """The header message without its history."""
+def header_to_proto(header: ViewHeader, history_offset: int = 0) -> pb.Header:
+    """The header message, its history from index `history_offset` on."""
     decision = header.decision
+    history = header.history[history_offset:] if history_offset else header.history
     return pb.Header(
         variant=header.variant,
         options=header.options,
@@ -142,131 +141,8 @@ def _header_fields_to_proto(header: ViewHeader) -> pb.Header:
         scores=header.scores,
         to_move=header.to_move,
         decision=cast(pb.DecisionKind.ValueType, 0 if decision is None else decision),
+        history=[event_to_proto(e) for e in history],
     )
-
-
-def _header_fields_bytes(header: ViewHeader) -> bytes:
-    """The header without its history, on the wire: the same bytes for the fields a
-    match never changes (variant, options, players; cached), then the others."""
-    decision = header.decision
-    return _match_fields_bytes(header) + (
-        pb.Header(
-            seat=header.seat,
-            round=header.round,
-            scores=header.scores,
-            to_move=header.to_move,
-            decision=cast(pb.DecisionKind.ValueType, 0 if decision is None else decision),
-        ).SerializeToString()
-    )
-
-
-_MATCH_FIELDS_CACHE_LIMIT = 10_000
-_match_fields_cache: dict[int, tuple[Mapping[str, str], dict[str, str], str, int, bytes]] = {}
-
-
-def _match_fields_bytes(header: ViewHeader) -> bytes:
-    """Variant, options and players on the wire, cached by the options mapping (engines
-    share one per game); a hit is checked by identity and by value."""
-    options = header.options
-    hit = _match_fields_cache.get(id(options))
-    if (
-        hit is not None
-        and hit[0] is options
-        and hit[2] == header.variant
-        and hit[3] == header.players
-        and hit[1] == options
-    ):
-        return hit[4]
-    data = pb.Header(
-        variant=header.variant, options=options, players=header.players
-    ).SerializeToString()
-    if len(_match_fields_cache) >= _MATCH_FIELDS_CACHE_LIMIT:
-        _match_fields_cache.clear()
-    _match_fields_cache[id(options)] = (
-        options,
-        dict(options),
-        header.variant,
-        header.players,
-        data,
-    )
-    return data
-
-
-_HISTORY_TAG = bytes([(pb.Header.HISTORY_FIELD_NUMBER << 3) | 2])  # length-delimited
-_RECORD_CACHE_LIMIT = 200_000
-_record_cache: dict[int, tuple[Event, bytes]] = {}
-
-
-def _record(event_bytes: bytes) -> bytes:
-    """One Header.history entry on the wire: tag, length, the Event message."""
-    return _length_delimited(_HISTORY_TAG, event_bytes)
-
-
-def _length_delimited(tag: bytes, payload: bytes) -> bytes:
-    """A length-delimited field on the wire: its tag, the payload's length, the payload."""
-    size = len(payload)
-    if size < 0x80:
-        return tag + bytes((size,)) + payload
-    prefix = bytearray(tag)
-    while size >= 0x80:
-        prefix.append((size & 0x7F) | 0x80)
-        size >>= 7
-    prefix.append(size)
-    return bytes(prefix) + payload
-
-
-def _tag(field_number: int) -> bytes:
-    """The one-byte tag of a length-delimited field numbered below 16."""
-    assert 0 < field_number < 16
-    return bytes([(field_number << 3) | 2])
-
-
-_HISTORY_CACHE_LIMIT = 10_000
-_history_cache: dict[int, tuple[Sequence[Event], bytes]] = {}
-
-
-def _history_records(history: Sequence[Event]) -> bytes:
-    """The wire records of a whole history, reusing the longest known prefix.
-
-    The views of one game repeat a growing history, so the records of the last history
-    seen with the same first event are reused when they are a prefix of this one (checked
-    by value: equal events have equal records; two windows on one engine's event log
-    (sdk.game.history) compare in constant time), and only the new events are added.
-    """
-    if not history:
-        return b""
-    key = id(history[0])
-    known = _history_cache.get(key)
-    if known is not None:
-        prefix, records = known
-        size = len(prefix)
-        if size <= len(history) and prefix[0] is history[0] and history[:size] == prefix:
-            if size < len(history):
-                records += b"".join([_history_record(e) for e in history[size:]])
-                _history_cache[key] = (history, records)
-            return records
-    records = b"".join([_history_record(e) for e in history])
-    if len(_history_cache) >= _HISTORY_CACHE_LIMIT:
-        _history_cache.clear()
-    _history_cache[key] = (history, records)
-    return records
-
-
-def _history_record(event: Event) -> bytes:
-    """The wire record of a history event, cached by identity.
-
-    Engines share their Event objects between the views they build, so a long history is
-    encoded once, not once per decision. The cache holds the event itself, so its id
-    cannot be reused while the entry lives.
-    """
-    hit = _record_cache.get(id(event))
-    if hit is not None and hit[0] is event:
-        return hit[1]
-    record = _record(event_to_proto(event).SerializeToString())
-    if len(_record_cache) >= _RECORD_CACHE_LIMIT:
-        _record_cache.clear()
-    _record_cache[id(event)] = (event, record)
-    return record
 
 
 def header_from_proto(msg: pb.Header, history: Sequence[Event] | None = None) -> ViewHeader:
@@ -438,48 +314,42 @@ def _hornochsen_from_proto(header: ViewHeader, m: pb.HornochsenView) -> Hornochs
     )
 
 
-def view_to_proto(view: View) -> pb.View:
-    """The protocol message for a view of any family."""
-    return pb.View.FromString(view_bytes(view))
-
-
-_VIEW_HEADER_TAG = _tag(pb.View.HEADER_FIELD_NUMBER)
-_GAME_ENCODERS: dict[type, tuple[bytes, Callable[[Any], Message]]] = {
-    SixNimmtView: (_tag(pb.View.SIX_NIMMT_FIELD_NUMBER), _six_to_proto),
-    XNimmtView: (_tag(pb.View.X_NIMMT_FIELD_NUMBER), _x_to_proto),
-    ElevenNimmtView: (_tag(pb.View.ELEVEN_NIMMT_FIELD_NUMBER), _eleven_to_proto),
-    HornochsenView: (_tag(pb.View.HORNOCHSEN_FIELD_NUMBER), _hornochsen_to_proto),
+_GAME_FIELDS: dict[type, tuple[int, Callable[[Any], Message]]] = {
+    SixNimmtView: (pb.View.SIX_NIMMT_FIELD_NUMBER, _six_to_proto),
+    XNimmtView: (pb.View.X_NIMMT_FIELD_NUMBER, _x_to_proto),
+    ElevenNimmtView: (pb.View.ELEVEN_NIMMT_FIELD_NUMBER, _eleven_to_proto),
+    HornochsenView: (pb.View.HORNOCHSEN_FIELD_NUMBER, _hornochsen_to_proto),
 }
 
 
-def view_bytes(view: View, history_offset: int = 0) -> bytes:
-    """A View message on the wire, its history from index `history_offset` on.
+_GAME_NAMES = {f.number: f.name for f in pb.View.DESCRIPTOR.oneofs_by_name["game"].fields}
 
-    Built from cached pieces: each history event and each known history prefix is
-    encoded once (see :func:`_history_records`), so a long history costs little.
-    """
-    encoder = _GAME_ENCODERS.get(type(view))
-    if encoder is None:
+
+def game_to_proto(view: View) -> tuple[int, Message]:
+    """The view's family part: the number of its View.game field, and its message."""
+    entry = _GAME_FIELDS.get(type(view))
+    if entry is None:
         raise CodecError(f"not a view: {type(view).__name__}")
-    game_tag, game_to_proto = encoder
-    header = view.header
-    history = header.history
-    if history_offset:
-        records = b"".join([_history_record(e) for e in history[history_offset:]])
-    else:
-        records = _history_records(history)
-    header_bytes = _header_fields_bytes(header) + records
-    return _length_delimited(_VIEW_HEADER_TAG, header_bytes) + _length_delimited(
-        game_tag, game_to_proto(view).SerializeToString()
-    )
+    field_number, to_proto = entry
+    return field_number, to_proto(view)
+
+
+def view_to_proto(view: View, history_offset: int = 0) -> pb.View:
+    """The protocol message for a view of any family, its history from index
+    `history_offset` on."""
+    field_number, game = game_to_proto(view)
+    msg = pb.View(header=header_to_proto(view.header, history_offset))
+    getattr(msg, _GAME_NAMES[field_number]).CopyFrom(game)
+    return msg
 
 
 def view_from_proto(msg: pb.View) -> View:
     """The game-model view a message describes."""
-    return _game_from_proto(msg, header_from_proto(msg.header))
+    return game_from_proto(msg, header_from_proto(msg.header))
 
 
-def _game_from_proto(msg: pb.View, header: ViewHeader) -> View:
+def game_from_proto(msg: pb.View, header: ViewHeader) -> View:
+    """The view `msg` describes, with `header` (already decoded) as its header."""
     game = msg.WhichOneof("game")
     if game == "six_nimmt":
         return _six_from_proto(header, msg.six_nimmt)
@@ -490,77 +360,6 @@ def _game_from_proto(msg: pb.View, header: ViewHeader) -> View:
     if game == "hornochsen":
         return _hornochsen_from_proto(header, msg.hornochsen)
     raise CodecError("view message has no game")
-
-
-class ViewDecoder:
-    """Decodes the successive views of one session, decoding only the new history.
-
-    A match's history only grows. With a nonzero ``history_offset`` (DecideRequest), the
-    message holds only the events from that index on and the decoder prepends the first
-    ``history_offset`` events it already has. With offset 0 the message holds the whole
-    history, which repeats the previous view's: the decoder keeps the wire records of the
-    history it decoded last, and when the new header's bytes are (fields without history)
-    + (those records) + (records of the new entries), only the new entries are decoded;
-    any other header (a new match, a history that changed) is decoded in full. So the
-    result always equals :func:`view_from_proto` of the view with its whole history.
-    """
-
-    __slots__ = ("_events", "_records")
-
-    def __init__(self) -> None:
-        self._events: list[Event] = []  # append-only: decoded views hold windows on it
-        self._records: bytes | None = b""  # None: unknown (after a delta)
-
-    def decode(self, msg: pb.View, history_offset: int = 0) -> View:
-        header = msg.header
-        if history_offset:
-            history = self._extend(header.history, history_offset)
-        else:
-            history = self._history(header)
-        return _game_from_proto(msg, header_from_proto(header, history))
-
-    def _extend(self, entries: Sequence[pb.Event], offset: int) -> History:
-        """The events this session has before `offset`, then the decoded `entries`."""
-        known = self._events
-        if offset > len(known):
-            raise CodecError(
-                f"history offset {offset} beyond the {len(known)} events this session was sent"
-            )
-        if offset < len(known):
-            known = self._events = known[:offset]  # a new list: older views keep theirs
-        known.extend([event_from_proto(e) for e in entries])
-        self._records = None
-        return History.window(known)
-
-    def _history(self, header: pb.Header) -> History:
-        entries = header.history
-        known = len(self._events)
-        wire = header.SerializeToString()
-        if known and self._records is not None and len(entries) >= known:
-            tail = entries[known:]
-            tail_records = b"".join([_record(e.SerializeToString()) for e in tail])
-            if _is_history_suffix(wire, self._records + tail_records):
-                self._events.extend([event_from_proto(e) for e in tail])
-                self._records += tail_records
-                return History.window(self._events)
-        events = [event_from_proto(e) for e in entries]
-        records = b"".join([_record(e.SerializeToString()) for e in entries])
-        if _is_history_suffix(wire, records):
-            self._events, self._records = events, records
-        else:
-            self._events, self._records = [], b""
-        return History.window(events)
-
-
-def _is_history_suffix(wire: bytes, records: bytes) -> bool:
-    """Whether header bytes `wire` are some history-free fields followed by `records`."""
-    if not wire.endswith(records):
-        return False
-    try:
-        head = pb.Header.FromString(wire[: len(wire) - len(records)])
-    except DecodeError:
-        return False
-    return not head.history
 
 
 # --- whole requests ------------------------------------------------------------------
@@ -576,43 +375,11 @@ def decide_request(
     time_bank_ms: int,
     history_offset: int = 0,
 ) -> pb.DecideRequest:
-    """The Decide request the referee sends for one decision of `seat` (as a message; see
-    :func:`decide_request_bytes`)."""
-    return pb.DecideRequest.FromString(
-        decide_request_bytes(
-            match_id,
-            seat,
-            decision_index,
-            view,
-            options,
-            deadline_ms,
-            time_bank_ms,
-            history_offset,
-        )
-    )
-
-
-_REQUEST_VIEW_TAG = _tag(pb.DecideRequest.VIEW_FIELD_NUMBER)
-_OPTION_TAG = _tag(pb.DecideRequest.OPTIONS_FIELD_NUMBER)
-_OPTION_CACHE_LIMIT = 100_000
-_option_records: dict[Option, bytes] = {}
-
-
-def decide_request_bytes(
-    match_id: str,
-    seat: int,
-    decision_index: int,
-    view: View,
-    options: Iterable[Option],
-    deadline_ms: int,
-    time_bank_ms: int,
-    history_offset: int = 0,
-) -> bytes:
-    """The Decide request the referee sends for one decision of `seat`, on the wire: the
-    view's history from `history_offset` on (the session already has the events before
-    it). The bytes parse to exactly the message :func:`decide_request` returns."""
+    """The Decide request for one decision of `seat`, the view's history from
+    `history_offset` on (the session already has the events before it). The referee
+    sends the same message, encoded faster (:class:`referee.encoder.MatchEncoder`)."""
     decision = view.header.decision
-    head = pb.DecideRequest(
+    return pb.DecideRequest(
         match_id=match_id,
         decision_index=decision_index,
         kind=cast(pb.DecisionKind.ValueType, 0 if decision is None else decision),
@@ -620,20 +387,9 @@ def decide_request_bytes(
         time_bank_ms=time_bank_ms,
         seat=seat,
         history_offset=history_offset,
-    ).SerializeToString()
-    view_record = _length_delimited(_REQUEST_VIEW_TAG, view_bytes(view, history_offset))
-    return head + view_record + b"".join([_option_record(o) for o in options])
-
-
-def _option_record(option: Option) -> bytes:
-    """A DecideRequest.options entry on the wire, cached by value (options repeat)."""
-    record = _option_records.get(option)
-    if record is None:
-        record = _length_delimited(_OPTION_TAG, option_to_proto(option).SerializeToString())
-        if len(_option_records) >= _OPTION_CACHE_LIMIT:
-            _option_records.clear()
-        _option_records[option] = record
-    return record
+        view=view_to_proto(view, history_offset),
+        options=options_to_proto(options),
+    )
 
 
 def match_info_to_proto(info: MatchInfo) -> pb.StartMatchRequest:
@@ -686,3 +442,36 @@ def outcome_from_proto(msg: pb.EndMatchRequest) -> MatchOutcome:
         faults=msg.faults,
         forfeited=msg.forfeited,
     )
+
+
+# --- wire pieces both fast paths share ------------------------------------------------
+
+HISTORY_TAG = bytes([(pb.Header.HISTORY_FIELD_NUMBER << 3) | 2])
+"""The tag of a Header.history entry on the wire (a length-delimited field)."""
+
+
+def field_tag(field_number: int) -> bytes:
+    """The one-byte tag of a length-delimited field numbered below 16."""
+    if not 0 < field_number < 16:
+        raise ValueError(f"field {field_number} has no one-byte tag")
+    return bytes([(field_number << 3) | 2])
+
+
+def length_delimited(tag: bytes, payload: bytes) -> bytes:
+    """A length-delimited field on the wire: its tag, the payload's length, the payload."""
+    size = len(payload)
+    if size < 0x80:
+        return tag + bytes((size,)) + payload
+    prefix = bytearray(tag)
+    while size >= 0x80:
+        prefix.append((size & 0x7F) | 0x80)
+        size >>= 7
+    prefix.append(size)
+    return bytes(prefix) + payload
+
+
+def history_record(event_bytes: bytes) -> bytes:
+    """One Header.history entry on the wire (tag, length, the serialized Event). A
+    header's bytes are its other fields, then its history records in order (history is
+    the last field), which both the encoder and the decoder rely on."""
+    return length_delimited(HISTORY_TAG, event_bytes)

@@ -37,6 +37,7 @@ from sdk.errors import BullringError
 from sdk.match import DecisionClock
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
+from sdk.view_decoder import ViewDecoder
 
 log = logging.getLogger("sdk.runtime")
 
@@ -57,7 +58,7 @@ class Session:
     """One seat of one match: its Bot instance and the decoder of its views."""
 
     bot: Bot
-    decoder: codec.ViewDecoder = field(default_factory=codec.ViewDecoder)
+    decoder: ViewDecoder = field(default_factory=ViewDecoder)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 

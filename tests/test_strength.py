@@ -49,7 +49,7 @@ def test_the_league_table_shows_each_bots_mean_score_and_win_share(tmp_path: Pat
         for match in store.matches():
             scores = tuple(scores_rng.randrange(3) for _ in match.seats)
             ranks = tuple(ranks_from_scores(scores, higher_is_better=False))
-            result = MatchResult(match.match_id, scores, ranks, (), (False,) * 3, 10, 0.1, {})
+            result = MatchResult(match.match_id, scores, ranks, (), (False,) * 3, 10, 0.1, None)
             spec = MatchSpec(match.match_id, "6nimmt", match.options, match.seed, ())
             assert record_outcome(store, keeper, match, MatchAttempt(spec, result, None, 0, 1))
             firsts = ranks.count(1)

@@ -114,8 +114,9 @@ class MatchWorker:
         except Exception as error:  # a referee failure: report it, keep the worker
             detail = "".join(traceback.format_exception_only(error)).strip()
             return MatchAttempt(spec, None, detail, started, time.time())
-        blob = compress_replay(result.replay)
-        return MatchAttempt(spec, replace(result, replay={}), None, started, time.time(), blob)
+        assert result.replay is not None  # a match runner's result holds its replay
+        blob = compress_replay(result.replay.to_json())
+        return MatchAttempt(spec, replace(result, replay=None), None, started, time.time(), blob)
 
     def close(self) -> None:
         try:

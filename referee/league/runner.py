@@ -303,7 +303,7 @@ class LeagueRunner:
         """Run `pending`; False when no match of it could finish (stop, do not spin)."""
         by_id = {m.match_id: m for m in pending}
         bots = store.bot_specs()
-        specs = [self._spec(m, bots) for m in pending]
+        specs = [self.match_spec(m, bots) for m in pending]
         finished_any = False
         for outcome in self.executor.run(specs):
             match = by_id[outcome.spec.match_id]
@@ -324,7 +324,8 @@ class LeagueRunner:
                 )
         return finished_any and not summary.errors
 
-    def _spec(self, match: MatchRow, bots: dict[str, BotSpec]) -> MatchSpec:
+    def match_spec(self, match: MatchRow, bots: dict[str, BotSpec]) -> MatchSpec:
+        """What the referee plays for the scheduled `match` (its seeds from the key)."""
         variant = self.variants[match.variant]
         assert self.key is not None, "prepare() reads the league's key"
         return MatchSpec(
@@ -335,6 +336,7 @@ class LeagueRunner:
             bots=tuple(bots[key] for key in match.seats),
             clock=self.config.clock,
             seeds=match_seeds(self.key, self.config.name, match.seed, len(match.seats)),
+            single_use=match.deal is not None,  # a duplicate deal: see MatchSpec
         )
 
     def _schedule_quality_batch(self, store: LeagueStore, keepers: dict[str, RatingKeeper]) -> bool:

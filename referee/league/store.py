@@ -203,6 +203,12 @@ def store_errors(
         raise _damaged_error(Path(path), f"{type(error).__name__}: {error}") from None
 
 
+def _replay_json(result: MatchResult) -> Mapping[str, Any]:
+    """The result's replay as stored; an empty object for a result made without one (the
+    executors send theirs compressed, apart from the result)."""
+    return {} if result.replay is None else result.replay.to_json()
+
+
 class LeagueStore(StoreReads):
     """A league's SQLite file. Use as a context manager or call :meth:`close`."""
 
@@ -466,7 +472,7 @@ class LeagueStore(StoreReads):
         )
         db.execute(
             "INSERT INTO replays(match_id, data) VALUES (?, ?)",
-            (match.match_id, replay_zlib or compress_replay(result.replay)),
+            (match.match_id, replay_zlib or compress_replay(_replay_json(result))),
         )
         return True
 

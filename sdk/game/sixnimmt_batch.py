@@ -15,6 +15,10 @@ the pool card with the lowest draft key. A row or place choice takes option
 ``floor(u * len(options))`` of the canonical list for a uniform ``u``. The reference
 engine, driven by the same keys and ``u`` (tests/sdk/test_sixnimmt_batch.py), plays the
 very same games.
+
+This is a speed tool for bots built on the rules, not part of them: the rules
+(the rest of sdk.game) import nothing but the standard library, and numpy is the
+``batch`` extra (``pip install 'bullring[batch]'``), imported by this module alone.
 """
 
 from __future__ import annotations
@@ -22,8 +26,13 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-import numpy as np
-import numpy.typing as npt
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as missing:  # numpy is an extra: the core install does without it
+    raise ImportError(
+        "sdk.game.sixnimmt_batch needs numpy: pip install 'bullring[batch]'"
+    ) from missing
 
 from sdk.game.cards import HEADS
 from sdk.game.sixnimmt import HAND_SIZE, ROW_CAPACITY, ROWS, Phase, SixNimmtState, from_view

@@ -12,7 +12,7 @@ import pytest
 
 from leaderboard import paths
 from referee.league.store import LeagueStore
-from referee.replay import new_state, option_from_json
+from referee.replay import Replay, new_state, option_from_json
 from tests.leaderboard.browser import Problems, launch
 from tests.leaderboard.tables import table_of
 
@@ -103,7 +103,7 @@ def test_sorting_a_standings_table_reorders_it(page: Any, site_dir: Path) -> Non
 def engine_tables(replay: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     """The table of `seat` (-1: referee) before the first and after every decision,
     re-simulated here with the engine, independently of the site's data files."""
-    state = new_state(replay)
+    state = new_state(Replay.from_json(replay))
     tables = [table_of(state.view(seat))]
     for record in replay["decisions"]:
         option = option_from_json(record["options"][record["choice"]])

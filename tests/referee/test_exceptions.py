@@ -6,10 +6,12 @@ dies at start-up is quoted with its output's lines intact."""
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 
 from referee.match import run_match
+from referee.replay_model import Replay
 from referee.spec import Fault, FaultKind, MatchResult, MatchSpec
 from sdk import error_status
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
@@ -46,8 +48,10 @@ def test_an_exception_in_decide_is_an_exception_fault_with_the_bots_traceback() 
     assert "sdk/runtime.py" not in first.traceback  # the SDK's own frame is left out
     # The fault survives JSON (stores, replays) with its traceback.
     assert Fault.from_json(first.to_json()) == first
-    replayed = [d["fault"] for d in result.replay["decisions"] if d["fault"]]
+    saved = json.loads(json.dumps(result.recorded_replay().to_json()))
+    replayed = [d["fault"] for d in saved["decisions"] if d["fault"]]
     assert replayed[0]["traceback"] == first.traceback
+    assert Replay.from_json(saved).decisions[replayed[0]["decision"]].fault == first
     assert descendants() == []
 
 

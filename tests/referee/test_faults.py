@@ -93,10 +93,10 @@ def test_bad_bot_gets_typed_faults_and_the_match_goes_on(
     # The bad seat played the fallback, so every seat's game is the baseline's.
     assert result.scores == baseline.scores
     assert result.ranks == baseline.ranks
-    assert [d["choice"] for d in result.replay["decisions"]] == [
-        d["choice"] for d in baseline.replay["decisions"]
+    assert [d.choice for d in result.recorded_replay().decisions] == [
+        d.choice for d in baseline.recorded_replay().decisions
     ]
-    assert resimulate(result.replay) == list(result.scores)
+    assert resimulate(result.recorded_replay()) == list(result.scores)
     # Time lost is bounded by the limits: setup, max_faults deadlines and the time bank.
     lost = result.duration_s - baseline.duration_s
     bound_s = (
@@ -106,8 +106,8 @@ def test_bad_bot_gets_typed_faults_and_the_match_goes_on(
     # Each faulted decision ended within its deadline (the decision's and the bank) plus
     # a bounded grace (the wait for a failed stream's status), whatever the reply was.
     deadline_ms = clock.decision_ms + clock.time_bank_ms + 1000.0 * STREAM_END_GRACE_S
-    faulted = [d for d in result.replay["decisions"] if d["fault"]]
-    assert all(d["ms"] <= deadline_ms + 500.0 for d in faulted), [d["ms"] for d in faulted]
+    faulted = [d for d in result.recorded_replay().decisions if d.fault]
+    assert all(d.ms <= deadline_ms + 500.0 for d in faulted), [d.ms for d in faulted]
     # No process left behind.
     assert descendants() == []
 
@@ -123,8 +123,8 @@ def test_a_second_reply_on_a_stream_is_a_fault_and_never_applied(baseline: Match
     assert result.forfeited == (False, True, False)
     # Applied choices are the baseline's: the bot's first replies were option 0, its
     # faulted decisions got the fallback, and no second reply (the last option) counted.
-    assert [d["choice"] for d in result.replay["decisions"]] == [
-        d["choice"] for d in baseline.replay["decisions"]
+    assert [d.choice for d in result.recorded_replay().decisions] == [
+        d.choice for d in baseline.recorded_replay().decisions
     ]
     assert result.scores == baseline.scores
     # By call there is one reply per call: the same bot plays fair.
@@ -163,19 +163,19 @@ def test_forfeit_after_max_faults_stops_calls() -> None:
     clock = dataclasses.replace(FAST_CLOCK, max_faults=1)
     result = match_with(bot_named("illegal"), clock)
     assert [f.kind for f in result.faults] == [FaultKind.ILLEGAL]
-    bad = [d for d in result.replay["decisions"] if d["seat"] == BAD_SEAT]
-    assert not bad[0]["auto"] and bad[0]["fault"]["kind"] == "ILLEGAL"
-    assert all(d["auto"] and d["ms"] == 0 for d in bad[1:])
+    bad = [d for d in result.recorded_replay().decisions if d.seat == BAD_SEAT]
+    assert not bad[0].auto and bad[0].fault is not None and bad[0].fault.kind == FaultKind.ILLEGAL
+    assert all(d.auto and d.ms == 0 for d in bad[1:])
 
 
 @pytest.mark.parametrize("transport", ["call", "stream"])
 def test_slow_bot_draws_on_its_time_bank_before_timing_out(transport: str) -> None:
     clock = ClockSpec(decision_ms=200, time_bank_ms=1000, setup_ms=4000, max_faults=2)
     result = match_with(bad_bot("slow", transport), clock)
-    bad = [d for d in result.replay["decisions"] if d["seat"] == BAD_SEAT]
-    answered = [d for d in bad if d["fault"] is None and not d["auto"]]
+    bad = [d for d in result.recorded_replay().decisions if d.seat == BAD_SEAT]
+    answered = [d for d in bad if d.fault is None and not d.auto]
     # Each answer overran by ~150 ms, so the 1000 ms bank paid for a few of them.
     assert 3 <= len(answered) <= 7
-    assert all(d["ms"] > clock.decision_ms for d in answered)
-    first_timeout = next(d for d in bad if d["fault"])
-    assert first_timeout["ms"] < clock.decision_ms + clock.time_bank_ms
+    assert all(d.ms > clock.decision_ms for d in answered)
+    first_timeout = next(d for d in bad if d.fault)
+    assert first_timeout.ms < clock.decision_ms + clock.time_bank_ms

@@ -8,7 +8,6 @@ import dataclasses
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -201,19 +200,19 @@ def spy_checks(
         assert all(f.kind == FaultKind.PROTOCOL for f in result.faults)
         assert len(result.faults) > 0 if fail_every else result.faults == ()
         requests = read_requests(folder)
-        data: dict[str, Any] = dict(result.replay)
+        data = result.recorded_replay()
         state = replay.new_state(data)
         asked = [0] * players
         for group in replay.steps(data):
             for record in group:
-                seat = int(record["seat"])
-                if record["auto"]:  # forfeited: not asked
+                seat = record.seat
+                if record.auto:  # forfeited: not asked
                     continue
                 check_request(state, seat, requests.pop((seat, asked[seat])))
                 asked[seat] += 1
                 checked += 1
             for record in group:
-                option = replay.option_from_json(record["options"][record["choice"]])
-                state.apply(int(record["seat"]), option)
+                option = replay.option_from_json(record.options[record.choice])
+                state.apply(record.seat, option)
         assert requests == {}, "requests the replay does not account for"
     return checked

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from referee import replay
+from referee.league.config import load_league
+from referee.league.runner import LeagueRunner
 from referee.manifest import load_manifest
 from referee.match import play_match, run_match
 from referee.process import BotPool
@@ -42,13 +44,13 @@ def test_every_preset_between_random_sdk_bots_replays_exactly(variant: str, tmp_
     assert result.faults == ()
     assert result.forfeited == (False,) * players
     assert len(result.scores) == players and result.decisions > 0
-    assert replay.resimulate(result.replay) == list(result.scores)
-    replay.save(result.replay, tmp_path / "r.json.gz")
+    assert replay.resimulate(result.recorded_replay()) == list(result.scores)
+    replay.save(result.recorded_replay(), tmp_path / "r.json.gz")
     assert replay.resimulate(replay.load(tmp_path / "r.json.gz")) == list(result.scores)
     # Seeded bots: the same match again gives the same game, decision for decision.
     again = run_match(dataclasses.replace(spec, match_id="again"))
-    assert [d["choice"] for d in again.replay["decisions"]] == [
-        d["choice"] for d in result.replay["decisions"]
+    assert [d.choice for d in again.recorded_replay().decisions] == [
+        d.choice for d in result.recorded_replay().decisions
     ]
     assert descendants() == []
 
@@ -59,18 +61,18 @@ def test_raw_random_bots_play_each_family(variant: str) -> None:
     spec = MatchSpec("raw", variant, short_options(variant), 3, (bot, bot, bot), ROOMY_CLOCK)
     result = run_match(spec)
     assert result.faults == ()
-    assert replay.resimulate(result.replay) == list(result.scores)
+    assert replay.resimulate(result.recorded_replay()) == list(result.scores)
     assert descendants() == []
 
 
 def test_replay_detects_a_tampered_choice() -> None:
     bot = bot_named("seeded_random")
     result = run_match(MatchSpec("t", "6nimmt", {"rounds": "1"}, 4, (bot, bot), FAST_CLOCK))
-    data = json.loads(json.dumps(result.replay))
+    data = json.loads(json.dumps(result.recorded_replay().to_json()))
     record = next(d for d in data["decisions"] if len(d["options"]) > 1)
     record["choice"] = (record["choice"] + 1) % len(record["options"])
     with pytest.raises(replay.ReplayError):
-        replay.resimulate(data)
+        replay.resimulate(replay.Replay.from_json(data))
 
 
 def test_pool_reuses_processes_one_seat_each_and_kills_them_on_close() -> None:
@@ -98,6 +100,64 @@ def test_pool_reuses_processes_one_seat_each_and_kills_them_on_close() -> None:
     assert (first, reused) == (3, 3)
     assert pids and all(group_members(pid) == [] for pid in pids)
     assert descendants() == []
+
+
+def test_a_single_use_match_never_hands_its_processes_to_another_match() -> None:
+    # A duplicate deal is played in several seatings: a process that saw it must be gone.
+    bot = bot_named("seeded_random")
+
+    async def scenario() -> list[int]:
+        started = []
+        async with BotPool() as pool:
+            spec = MatchSpec("s1", "6nimmt", {"rounds": "1"}, 1, (bot, bot, bot), ROOMY_CLOCK)
+            await play_match(spec, pool)  # pooled: its processes stay idle
+            started.append(pool.started)
+            single = dataclasses.replace(spec, match_id="s2", single_use=True)
+            await play_match(single, pool)  # takes the idle ones, then ends them
+            started.append(pool.started)
+            assert pool.pids() == []
+            await play_match(dataclasses.replace(single, match_id="s3"), pool)
+            started.append(pool.started)
+        return started
+
+    assert asyncio.run(scenario()) == [3, 3, 6]
+    assert descendants() == []
+
+
+def test_a_duplicate_leagues_matches_are_single_use_and_others_are_not(tmp_path: Path) -> None:
+    for league_format, single in (("duplicate", True), ("round-robin", False)):
+        file = tmp_path / f"{league_format}.toml"
+        file.write_text(
+            f"""[league]
+name = "{league_format}"
+seed = 3
+format = "{league_format}"
+seats = 3
+games = 1
+store = "{league_format}.sqlite"
+
+[[variants]]
+id = "6nimmt"
+options = {{ rounds = 1 }}
+
+[[bots]]
+manifest = "{RANDOM_BOT}"
+name = "a"
+
+[[bots]]
+manifest = "{RANDOM_BOT}"
+name = "b"
+
+[[bots]]
+manifest = "{RANDOM_BOT}"
+name = "c"
+"""
+        )
+        runner = LeagueRunner(load_league(file))
+        with runner.prepare() as store:
+            bots = store.bot_specs()
+            specs = [runner.match_spec(m, bots) for m in store.matches(status="scheduled")]
+        assert specs and all(spec.single_use is single for spec in specs), league_format
 
 
 def test_bad_variant_and_player_count_fail_before_any_process_starts() -> None:

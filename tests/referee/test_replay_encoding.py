@@ -26,6 +26,7 @@ EVENT_DEFAULTS = {
 def generic_event(event: Event) -> Any:
     """Every field by the generic converter, then the defaults dropped (round kept)."""
     full = replay.to_json(event)
+    assert isinstance(full, dict)
     return {k: v for k, v in full.items() if k == "kind" or EVENT_DEFAULTS.get(k) != v}
 
 

@@ -33,7 +33,7 @@ def good() -> Json:
     bot = bot_named("first_option")
     spec = MatchSpec("m-1", "6nimmt", {"rounds": "1"}, 7, (bot, bot, bot), ROOMY_CLOCK)
     result = asyncio.run(play_match(spec))
-    return dict(result.replay)
+    return result.recorded_replay().to_json()
 
 
 def mutate(change: Callable[[Json], object]) -> Callable[[Json], Json]:
@@ -91,7 +91,7 @@ def test_every_damage_is_a_replay_error(
 
 def test_the_good_replay_loads_and_re_simulates(good: Json, tmp_path: Path) -> None:
     for name in ("good.json", "good.json.gz"):
-        replay.save(good, tmp_path / name)
+        replay.save(replay.Replay.from_json(good), tmp_path / name)
         assert replay.verify(replay.load(tmp_path / name)) == good["result"]["scores"]
 
 

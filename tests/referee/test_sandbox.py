@@ -75,7 +75,7 @@ def test_a_benign_bot_plays_in_the_sandbox_exactly_as_outside(
     inside, outside = play(spec, SandboxConfig()), play(spec, NO_SANDBOX)
     assert inside.faults == outside.faults == ()
     assert inside.scores == outside.scores and inside.ranks == outside.ranks
-    choices = [[d["choice"] for d in r.replay["decisions"]] for r in (inside, outside)]
+    choices = [[d.choice for d in r.recorded_replay().decisions] for r in (inside, outside)]
     assert choices[0] == choices[1] and len(choices[0]) > 10
     assert descendants() == []
 

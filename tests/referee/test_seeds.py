@@ -35,10 +35,8 @@ def pool() -> Iterator[BotPool]:
         asyncio.run(bots.close())
 
 
-def refereed_choices(result_replay: dict[str, object]) -> list[tuple[int, list[int]]]:
-    decisions = result_replay["decisions"]
-    assert isinstance(decisions, list)
-    return [(d["seat"], d["options"][d["choice"]]) for d in decisions]
+def refereed_choices(result_replay: replay.Replay) -> list[tuple[int, replay.StoredOption]]:
+    return [(d.seat, d.options[d.choice]) for d in result_replay.decisions]
 
 
 @pytest.mark.parametrize("league", ["repro", None])
@@ -62,9 +60,9 @@ def test_play_local_reproduces_a_refereed_match_choice_for_choice(
         local = play_local(variant, bots, seed, options, match_id=match_id, key=KEY, league=league)
     else:  # as `bullring play --seed` deals
         local = play_local(variant, bots, seed, options, match_id=match_id)
-    assert local.deal_seed == spec.deal_seed == result.replay["deal_seed"]
+    assert local.deal_seed == spec.deal_seed == result.recorded_replay().deal_seed
     assert [(d.seat, replay.option_to_replay(d.option)) for d in local.decisions] == (
-        refereed_choices(dict(result.replay))
+        refereed_choices(result.recorded_replay())
     )
     assert local.scores == result.scores and local.ranks == result.ranks
 
@@ -72,6 +70,7 @@ def test_play_local_reproduces_a_refereed_match_choice_for_choice(
 @pytest.mark.parametrize("name", ["6nimmt", "11nimmt", "hornochsen"])
 def test_a_replay_recorded_before_keyed_seeds_loads_and_re_simulates(name: str) -> None:
     data = replay.load(OLD_REPLAYS / f"{name}.json.gz")
-    assert "deal_seed" not in data  # dealt from `seed`, as every replay was then
-    assert replay.resimulate(data) == data["result"]["scores"]
-    assert len(replay.snapshot_deltas(data)) == len(data["decisions"]) + 1
+    assert data.deal_seed is None  # dealt from `seed`, as every replay was then
+    assert "deal_seed" not in data.to_json()
+    assert replay.resimulate(data) == data.final_result().scores
+    assert len(replay.snapshot_deltas(data)) == len(data.decisions) + 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
 import pytest
 
@@ -54,21 +55,21 @@ def test_a_seat_view_never_holds_an_opponents_hand() -> None:
 def test_resimulate_checks_the_snapshots_and_old_replays_get_them() -> None:
     bots = (load_manifest(RANDOM_BOT),) * 4  # a real match: bot processes over gRPC
     result = run_match(MatchSpec("s", "6nimmt", {"rounds": "1"}, 9, bots, ROOMY_CLOCK))
-    data = result.replay
+    data: dict[str, Any] = result.recorded_replay().to_json()
     assert data["version"] == replay.VERSION and "view" not in data["decisions"][0]
-    assert replay.resimulate(data) == list(result.scores)
+    assert replay.resimulate(replay.Replay.from_json(data)) == list(result.scores)
     assert data["histories"][1:] == [0, 0, 0]  # public history: stored once, shared
     assert "side" not in data["histories"][0][0]  # events hold no default fields
     tampered = copy.deepcopy(data)
     tampered["histories"][0][-1]["seat"] = 9
     with pytest.raises(replay.ReplayError, match="history"):
-        replay.resimulate(tampered)
+        replay.resimulate(replay.Replay.from_json(tampered))
     tampered = copy.deepcopy(data)
     tampered["snapshots"][3]["scores"] = [7, 7, 7, 7]
     with pytest.raises(replay.ReplayError, match="decision 2: the recorded table snapshot"):
-        replay.resimulate(tampered)
+        replay.resimulate(replay.Replay.from_json(tampered))
     old = {k: v for k, v in data.items() if k != "snapshots"}
     with pytest.raises(replay.ReplayError, match="no table snapshots"):
-        replay.resimulate(old)
+        replay.Replay.from_json(old)  # read once, at the edge: refused there
     old["version"] = 1  # a replay recorded before snapshots: re-simulated to make them
-    assert replay.snapshot_deltas(old) == data["snapshots"]
+    assert replay.snapshot_deltas(replay.Replay.from_json(old)) == data["snapshots"]

@@ -28,7 +28,7 @@ import shutil
 import sqlite3
 import tempfile
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,7 +38,7 @@ from referee.league.store import LeagueStore
 from referee.manifest import load_manifest
 from referee.match import play_match
 from referee.process import BotPool, ProcessLimits
-from referee.replay import save
+from referee.replay import Replay, save
 from referee.sandbox import SandboxConfig
 from referee.spec import BotSpec, ClockSpec, FaultKind, MatchResult, MatchSpec
 from tests.referee.helpers import REPO, bot_named, descendants
@@ -95,7 +95,7 @@ class Scene:
     def private(self) -> Path:
         return self.root / "private"
 
-    def build(self, replay: Mapping[str, Any]) -> None:
+    def build(self, replay: Replay) -> None:
         (self.root / "league" / "replays").mkdir(parents=True)
         with LeagueStore.open(self.store) as store:
             store.init_league("hostile", "digest", {"secret": self.secret}, ())
@@ -186,7 +186,7 @@ class Scene:
         return found
 
 
-def new_scene(baseline_replay: Mapping[str, Any]) -> Iterator[Scene]:
+def new_scene(baseline_replay: Replay) -> Iterator[Scene]:
     """A fresh scene, removed (with anything left in it) afterwards."""
     root = Path(tempfile.mkdtemp(prefix="bullring-scene-"))
     try:

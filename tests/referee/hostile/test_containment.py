@@ -54,7 +54,7 @@ def expected() -> MatchResult:
 
 @pytest.fixture
 def scene(expected: MatchResult, monkeypatch: pytest.MonkeyPatch) -> Iterator[Scene]:
-    for made in new_scene(expected.replay):
+    for made in new_scene(expected.recorded_replay()):
         monkeypatch.setenv(SECRET_ENV, made.secret)  # in the referee's environment
         yield made
 

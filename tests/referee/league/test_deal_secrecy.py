@@ -19,7 +19,7 @@ import pytest
 from referee.league.keyfile import key_path
 from referee.league.store import LeagueStore
 from referee.manifest import load_manifest
-from referee.replay import resimulate
+from referee.replay import Replay, resimulate
 from referee.spec import MatchSpec
 from sdk.seeding import deal_seed, key_id
 from tests.referee.bad_bots.deal_recovery import MAX_CANDIDATES
@@ -61,7 +61,7 @@ def test_thieves_in_a_league_predict_no_better_than_chance(tmp_path: Path) -> No
         assert db.meta()["key_id"] == key_id(key)
         for match in db.matches():
             assert replays[match.match_id]["deal_seed"] == deal_seed(key, "heist", match.seed)
-            resimulate(replays[match.match_id])
+            resimulate(Replay.from_json(replays[match.match_id]))
 
     # No process a thief could read showed the key. In the sandbox it reads only its own
     # processes: not the worker, not `bullring league run` (unsandboxed, it read them).
@@ -83,6 +83,6 @@ def test_the_same_thief_finds_every_hand_of_a_match_played_without_a_league(
     spec = MatchSpec("0f3c9a1b2d4e", "6nimmt", {"rounds": "1"}, 7, (thief,) * 4, ROOMY_CLOCK)
     result = run_spied(spec, out)
     assert result.faults == ()
-    verdict = judge(out, {spec.match_id: result.replay})
+    verdict = judge(out, {spec.match_id: result.recorded_replay().to_json()})
     assert verdict.predictions == 4
     assert verdict.found == 4 and verdict.hits == verdict.guesses == 4 * 30

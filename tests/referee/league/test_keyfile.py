@@ -20,7 +20,7 @@ from referee.league.keyfile import (
 )
 from referee.league.runner import LeagueError, LeagueRunner
 from referee.league.store import LeagueStore
-from referee.replay import resimulate
+from referee.replay import Replay, resimulate
 from sdk.seeding import deal_seed, key_id
 from tests.referee.league.leagues import bullring, write_league
 from tests.referee.league.thieves import leaked_key_forms
@@ -186,4 +186,4 @@ def test_the_site_never_holds_the_key_and_replays_re_deal(tmp_path: Path) -> Non
             replay = db.replay(match.match_id)
             assert replay is not None
             assert replay["deal_seed"] == deal_seed(runner.key, "played", match.seed)
-            resimulate(replay)
+            resimulate(Replay.from_json(replay))

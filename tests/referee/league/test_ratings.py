@@ -76,7 +76,7 @@ def fill(store_path: Path, order_seed: int | None) -> list[tuple[int, str, str, 
         for match in matches:
             scores = tuple(results_rng.randrange(4) for _ in match.seats)
             ranks = tuple(ranks_from_scores(scores, higher_is_better=False))
-            result = MatchResult(match.match_id, scores, ranks, (), (False,) * 3, 30, 0.1, {})
+            result = MatchResult(match.match_id, scores, ranks, (), (False,) * 3, 30, 0.1, None)
             spec = MatchSpec(match.match_id, "6nimmt", match.options, match.seed, ())
             outcomes.append((match, MatchAttempt(spec, result, None, 0.0, 1.0)))
         if order_seed is not None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from referee.league.keyfile import key_path
 from referee.league.store import LeagueStore
-from referee.replay import new_state
+from referee.replay import Replay, new_state
 from tests.referee.bad_bots.deal_recovery import hands
 from tests.referee.helpers import bad_bots_copy
 
@@ -106,7 +106,7 @@ def judge(out: Path, replays: Mapping[str, Mapping[str, Any]]) -> Verdict:
     records = reports(out)
     hits = guesses = 0
     for record in records:
-        truth = hands(new_state(replays[record["match_id"]]))
+        truth = hands(new_state(Replay.from_json(replays[record["match_id"]])))
         for seat, cards in record["hands"].items():
             assert len(cards) == HAND
             hits += len(set(cards) & set(truth[int(seat)]))

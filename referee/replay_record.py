@@ -1,0 +1,140 @@
+"""Recording a match into a :class:`referee.replay_model.Replay`: the match runner feeds
+:class:`ReplayBuilder` each decision and the table after each applied choice; the builder
+never changes the game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee.replay_json import option_to_replay, shared_histories
+from referee.replay_model import (
+    VERSION,
+    JsonObject,
+    Replay,
+    ReplayBot,
+    ReplayDecision,
+    ReplayResult,
+)
+from referee.snapshots import SnapshotRecorder
+from referee.spec import Fault, MatchResult, MatchSpec
+from sdk.game import Event, GameState, Option, VariantSpec
+from sdk.game.views import View
+
+
+class ReplayBuilder:
+    """Records a match into a :class:`Replay` (``self.replay``)."""
+
+    def __init__(
+        self,
+        match_id: str,
+        variant: str,
+        options: dict[str, str],
+        seed: int,
+        bots: Sequence[tuple[str, str]],
+        clock: JsonObject,
+        deal_seed: int | None = None,
+    ) -> None:
+        self.snapshots = SnapshotRecorder()
+        self.replay = Replay(
+            version=VERSION,
+            match_id=match_id,
+            variant=variant,
+            options=dict(options),
+            seed=seed,
+            deal_seed=seed if deal_seed is None else deal_seed,
+            players=len(bots),
+            bots=[ReplayBot(name, version) for name, version in bots],
+            clock=dict(clock),
+        )
+
+    @classmethod
+    def for_match(cls, spec: MatchSpec, variant: VariantSpec, state: GameState) -> ReplayBuilder:
+        """The builder of `spec`'s replay (`variant` parsed from it), holding the table of
+        `state` as dealt: the replay's step 0."""
+        builder = cls(
+            spec.match_id,
+            variant.preset.name,
+            dict(variant.options),
+            spec.seed,
+            [(b.name, b.version) for b in spec.bots],
+            spec.clock.to_json(),
+            spec.deal_seed,
+        )
+        builder.snapshot(state)
+        return builder
+
+    def decision(
+        self,
+        seat: int,
+        view: View,
+        options: Sequence[Option],
+        choice: int,
+        ms: float,
+        fault: Fault | None,
+        auto: bool,
+    ) -> None:
+        if not self.snapshots.deltas:
+            raise ValueError("record the deal's snapshot before the first decision")
+        header = view.header
+        decisions = self.replay.decisions
+        decisions.append(
+            ReplayDecision(
+                n=len(decisions),
+                seat=seat,
+                kind=header.decision.name if header.decision is not None else None,
+                history_len=len(header.history),
+                options=[option_to_replay(o) for o in options],
+                choice=choice,
+                ms=round(ms, 3),
+                fault=fault,
+                auto=auto,
+            )
+        )
+
+    def snapshot(self, state: GameState) -> None:
+        """Record the table: once at the deal, then after every applied decision."""
+        self.snapshots.record(state)
+
+    def setup_fault(self, fault: Fault) -> None:
+        self.replay.setup_faults.append(fault)
+
+    def finish(self, state: GameState, result: ReplayResult) -> Replay:
+        replay = self.replay
+        replay.histories = shared_histories(
+            [view_history(state.view(seat)) for seat in range(state.players)]
+        )
+        if self.snapshots.deltas:
+            replay.snapshots = self.snapshots.deltas
+        replay.result = result
+        return replay
+
+    def match_result(
+        self,
+        state: GameState,
+        faults: Sequence[Fault],
+        forfeited: Sequence[bool],
+        decisions: int,
+        duration_s: float,
+    ) -> MatchResult:
+        """The result of the finished game in `state`, with the replay finished."""
+        scores, ranks = tuple(state.scores()), tuple(state.ranks())
+        replay = self.finish(
+            state, ReplayResult(list(scores), list(ranks), list(faults), list(forfeited))
+        )
+        return MatchResult(
+            match_id=replay.match_id,
+            scores=scores,
+            ranks=ranks,
+            faults=tuple(faults),
+            forfeited=tuple(forfeited),
+            decisions=decisions,
+            duration_s=duration_s,
+            replay=replay,
+        )
+
+
+def view_history(view: object) -> tuple[Event, ...]:
+    """The history a view holds (none for what is not a view)."""
+    header = getattr(view, "header", None)
+    history: tuple[Event, ...] = getattr(header, "history", ())
+    return history
