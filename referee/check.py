@@ -29,7 +29,7 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -344,23 +344,28 @@ async def check_bot(
     sandbox: SandboxConfig | None = None,
     look: LeagueLook | None = None,
     strict_opponents: bool = True,
+    progress: Callable[[str], None] | None = None,
 ) -> CheckReport:
     """Run the whole check on `spec` (see the module docstring), its processes in
     `sandbox` (default: the default sandbox); `look`: the league the matches are made to
-    look like (default: ids ``league-000001``..., a fresh key)."""
+    look like (default: ids ``league-000001``..., a fresh key); `progress` is told each
+    stage as it starts (one line)."""
+    say = progress or (lambda line: None)
     look = look or LeagueLook()
     started = time.monotonic()
     report = CheckReport(spec.name, spec.manifest, clock or ClockSpec())
     rivals = list(opponents) if opponents else default_opponents()
     async with BotPool(sandbox=sandbox or SandboxConfig()) as pool:
+        say("starting the bot and calling Hello")
         claimed = await check_hello(report, pool, spec)
         if claimed is not None:
             wanted = list(variants) if variants else claimed
-            for variant in wanted:
+            for number, variant in enumerate(wanted, start=1):
                 name = variant.partition(":")[0]
                 if name not in claimed:
                     report.problems.append(f"{variant}: the bot does not claim this variant")
                     continue
+                say(f"variant {number}/{len(wanted)}: {variant}, {games} game(s)")
                 part = await check_variant(
                     report,
                     pool,

@@ -80,8 +80,11 @@ def play(
     ] = False,
     no_sandbox: Annotated[bool, typer.Option("--no-sandbox", help=NO_SANDBOX_HELP)] = False,
 ) -> None:
-    """Play one match and print it step by step, with what each bot prints (its stdout
-    and stderr) live, prefixed by its seat and name."""
+    """Play one match and print it step by step, with each bot's output live.
+
+    What a bot prints (stdout and stderr) is shown as it comes, each line prefixed by its
+    seat and name (--quiet-bots hides it). A bot that does not start or does not claim the
+    variant is refused before the match (exit 2)."""
     with user_errors():
         spec = parse_variant(variant)
         check_players(spec.preset, len(bot))
