@@ -15,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from bullring_cli import demo, help_format
+from bullring_cli import demo, help_format, new_bot
 from leaderboard import cli as cli_leaderboard
 from referee import cli_bot, cli_league, cli_play, cli_replay
 from referee.cli_errors import UserErrorGroup
@@ -54,6 +54,7 @@ app.command("replay")(cli_replay.replay)
 app.add_typer(cli_league.app, name="league")
 app.add_typer(cli_bot.app, name="bot")
 app.command("demo")(demo.demo)
+app.command("new-bot")(new_bot.new_bot)
 app.add_typer(cli_leaderboard.app, name="leaderboard")
 
 
