@@ -13,7 +13,11 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 CASES = {
-    "engine": (["--seconds", "0.02", "--preset", "6nimmt-pro"], "batch/s"),
+    "engine": (["--seconds", "0.02", "--preset", "6nimmt-pro"], "plain reference engine"),
+    "montecarlo_clock": (
+        ["--decisions", "2", "--variant", "11nimmt", "--deadline-ms", "50"],
+        "cpu/deadline",
+    ),
     "referee": (
         ["--concurrency", "1", "--matches", "1", "--rounds", "1"],
         "refereed / fan-out echo",

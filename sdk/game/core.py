@@ -231,6 +231,12 @@ class GameState(abc.ABC, Generic[ViewT_co]):
     def apply(self, seat: int, option: Option) -> None:
         """Apply `seat`'s choice; RulesError if the seat is not pending or it is illegal."""
 
+    def apply_trusted(self, seat: int, option: Option) -> None:
+        """:meth:`apply` for simulations, which only apply options ``legal_options`` gave:
+        an engine may skip checking that `seat` is pending and `option` legal (a wrong
+        one then corrupts the state). The referee always uses :meth:`apply`."""
+        self.apply(seat, option)
+
     @abc.abstractmethod
     def view(self, seat: int) -> ViewT_co:
         """What `seat` may see (the family's view dataclass); seat -1: everything."""
@@ -297,8 +303,12 @@ class GameState(abc.ABC, Generic[ViewT_co]):
         event of the history), before the next round is dealt."""
         self.finished_rounds = (*self.finished_rounds, self._round_end())
 
+    def _last_event(self) -> Event | None:
+        """The last event of the history (None before the first)."""
+        return self.history[-1] if self.history else None
+
     def _round_end(self) -> RoundEnd:
-        last = self.history[-1] if self.history else None
+        last = self._last_event()
         if last is None or last.kind != EventKind.ROUND_END:
             raise RulesError("no round has just ended")
         return RoundEnd(

@@ -7,660 +7,79 @@ A turn is a sequence of decisions of the seat to move: PLAY(card, pile) options,
 to take a pile (only before the first card of the turn), END_TURN once a card was played
 and more plays are possible. With no bull card the turn ends after one card; it ends by
 itself whenever no further play is legal.
+
+This module is the family (its presets and constructors); the rules are in
+:mod:`sdk.game.elevennimmt_rules`, explicit positions and determinization in
+:mod:`sdk.game.elevennimmt_position`. Every name is importable from here.
 """
 
 from __future__ import annotations
 
-import enum
-import random
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
-
-from sdk.game.cards import HEADS
-from sdk.game.core import (
-    DecisionKind,
-    Event,
-    EventKind,
-    GameState,
-    Option,
-    OptionKind,
-    Policy,
-    RulesError,
-    Side,
+from sdk.game.elevennimmt_position import from_position, from_view, public_piles
+from sdk.game.elevennimmt_rules import ElevenNimmtState, new_game
+from sdk.game.elevennimmt_table import (
+    BITS,
+    BULL_CARDS,
+    BULL_PILE,
+    DECK,
+    END_TURN,
+    HAND_SIZE,
+    MAX_PILES,
+    NAME,
+    PILE_BITS,
+    PILE_MASK,
+    PLAY_OPTIONS,
+    REACH,
+    ROW_OPTIONS,
+    STEAL_OPTIONS,
+    WINDOW,
+    WINDOW_MASKS,
+    Phase,
+    PlayOptions,
+    distance,
+    next_starter,
+    piles_of,
+    playable,
+    round_points,
+    stack,
+    steal_targets,
 )
-from sdk.game.engine_support import (
-    fill_hands,
-    make_header,
-    position_history,
-    require_distinct,
-    require_legal,
-    require_pending,
-    require_seat,
-    round_rng,
-    shared_event,
-)
-from sdk.game.family import Family, Position, Preset
-from sdk.game.views import ElevenNimmtView, View
-
-NAME = "11nimmt"
-DECK = range(1, 101)
-HAND_SIZE = 10
-BULL_CARDS = 10
-WINDOW = 10  # a card fits a pile when it is 1..10 above the top, counting 100 -> 1
-BULL_PILE = 3  # taking a pile of at least this many cards earns a bull card
-END_TURN = Option(OptionKind.END_TURN)
-MAX_PILES = len(DECK)  # every pile holds a card of its own (a dealt game has at most 41)
-PILE_BITS = 7  # a play's key: card << PILE_BITS | pile; keys sort as (card, pile) do
-PILE_MASK = (1 << PILE_BITS) - 1
-ROW_OPTIONS = [Option(OptionKind.ROW, row=p) for p in range(MAX_PILES)]
-STEAL_OPTIONS = [Option(OptionKind.STEAL, target=t) for t in range(7)]
-
-
-class PlayOptions(dict[int, Option]):
-    """PLAY options by key (card << PILE_BITS | pile), made on first use and then shared
-    (options are immutable)."""
-
-    def __missing__(self, key: int) -> Option:
-        option = Option(OptionKind.PLAY, key >> PILE_BITS, key & PILE_MASK)
-        self[key] = option
-        return option
-
-
-PLAY_OPTIONS = PlayOptions()
-
-
-def distance(card: int, top: int) -> int:
-    """How far `card` is above `top`, going round from 100 to 1 (98 -> 5 is 7)."""
-    return (card - top) % len(DECK)
-
-
-def playable(card: int, top: int) -> bool:
-    """Whether `card` may be played on a pile whose top is `top`."""
-    return 1 <= (card - top) % 100 <= WINDOW
-
-
-def stack(pile: list[int], card: int, new_cards: int, base_top: int) -> None:
-    """Put `card` on `pile`, keeping this turn's `new_cards` cards in ascending window order
-    from `base_top` (the pile's top when the turn began), the highest on top."""
-    pile.append(card)
-    if new_cards:
-        tail = sorted(pile[-new_cards - 1 :], key=lambda c: distance(c, base_top))
-        pile[-new_cards - 1 :] = tail
-
-
-REACH = [sum(1 << top for top in DECK if playable(card, top)) for card in range(101)]
-"""REACH[card]: the pile tops `card` may be played on, as a bit set (bit t: top t)."""
-WINDOW_MASKS = [sum(1 << card for card in DECK if playable(card, top)) for top in range(101)]
-"""WINDOW_MASKS[top]: the cards that fit a pile with that top, as a bit set (bit c: card c)."""
-BITS = tuple(1 << card for card in range(101))
-
-
-def piles_of(fits: int, tops: list[int]) -> list[int]:
-    """The piles (ascending) whose tops (listed in `tops`, distinct) are in the bit set
-    `fits`."""
-    piles: list[int] = []
-    while fits:
-        low = fits & -fits
-        piles.append(tops.index(low.bit_length() - 1))
-        fits ^= low
-    piles.sort()
-    return piles
-
-
-def round_points(hand: Sequence[int]) -> int:
-    """Penalty points of a hand at the end of a round: its heads."""
-    return sum(HEADS[c] for c in hand)
-
-
-def next_starter(totals: Sequence[int], previous: int) -> int:
-    """The seat with the fewest points; ties: the first going clockwise after `previous`,
-    `previous` itself checked last."""
-    players = len(totals)
-    order = [(previous + k) % players for k in range(1, players + 1)]
-    fewest = min(totals)
-    return next(seat for seat in order if totals[seat] == fewest)
-
-
-class Phase(enum.Enum):
-    PLAY = "play"
-    STEAL = "steal"
-    OVER = "over"
-
-
-class ElevenNimmtState(GameState[ElevenNimmtView]):
-    """A game of 11 nimmt!. Build one with :func:`new_game` or :meth:`from_position`."""
-
-    COPY_LISTS = (
-        "totals",
-        "_tops",
-        "deck",
-        "unused",
-        "bulls",
-        "start_tops",
-        "plays",
-        "steal_targets",
-        "history",
-    )
-    COPY_NESTED = ("hands", "piles")
-
-    def __init__(self, players: int, seed: int, variant: str = NAME) -> None:
-        self.variant = variant
-        self.players = players
-        self.seed = seed
-        self.round = 1
-        self.totals = [0] * players
-        self.starter = 0
-        self.turn = 0
-        self.hands: list[list[int]] = [[] for _ in range(players)]
-        self.piles: list[list[int]] = []
-        self.deck: list[int] = []  # face down; the top card is the last one
-        self.unused: list[int] = []  # only explicit positions leave cards out of play
-        self.bulls = [0] * players
-        self.supply = BULL_CARDS
-        self.phase = Phase.PLAY
-        self.start_tops: list[int] = []  # pile tops when the turn began
-        self.plays: list[tuple[int, int]] = []  # this turn's (card, pile)
-        self.steal_targets: list[int] = []
-        self.history: list[Event] = []
-        self._tops: list[int] = []  # every pile's top card now (see _set_piles)
-        self._top_mask = 0  # the same as a bit set
-        self._tops_cache: tuple[list[int] | None, int] = (None, 0)  # see _open_tops
-
-    # ----- construction -------------------------------------------------------------
-
-    @classmethod
-    def from_position(
-        cls,
-        hands: Sequence[Sequence[int]],
-        piles: Sequence[Sequence[int]],
-        deck: Sequence[int],
-        *,
-        turn: int = 0,
-        bulls: Sequence[int] | None = None,
-        totals: Sequence[int] | None = None,
-        round_number: int = 1,
-        starter: int = 0,
-        seed: int = 0,
-        variant: str = NAME,
-    ) -> ElevenNimmtState:
-        """A state at the start of `turn`'s turn. Piles are listed bottom card first, the
-        deck top card first (as ``card_locations()`` lists them); cards in no given place
-        are out of play ("unused"). The history tells the position as if it had been played:
-        ``ROUND_START`` (each pile's bottom card), then a ``PLACE`` by seat -1 and an
-        ``END_TURN`` for every further pile card."""
-        players = len(hands)
-        if not 2 <= players <= 7:
-            raise RulesError(f"11 nimmt! is for 2 to 7 players, not {players}")
-        if not piles or any(not pile for pile in piles):
-            raise RulesError("11 nimmt! needs at least one pile, and no pile is empty")
-        bulls = list(bulls) if bulls is not None else [0] * players
-        if len(bulls) != players or min(bulls) < 0 or sum(bulls) > BULL_CARDS:
-            raise RulesError(f"bull cards: one count per player, {BULL_CARDS} in all at most")
-        if not 0 <= turn < players or not 0 <= starter < players:
-            raise RulesError(f"seats are 0..{players - 1}")
-        if not 1 <= round_number <= players:
-            raise RulesError(f"11 nimmt! with {players} players has rounds 1..{players}")
-        places: dict[str, Sequence[int]] = {f"hand {s}": h for s, h in enumerate(hands)}
-        places.update({f"pile {p}": pile for p, pile in enumerate(piles)})
-        places["deck"] = deck
-        require_distinct(places, DECK)
-        state = cls(players, seed, variant)
-        state.round, state.starter = round_number, starter
-        state.totals = list(totals) if totals is not None else [0] * players
-        state.hands = [sorted(h) for h in hands]
-        state._set_piles([list(p) for p in piles])
-        state.deck = list(reversed(deck))
-        state.bulls = bulls
-        state.supply = BULL_CARDS - sum(bulls)
-        placed = {c for cards in places.values() for c in cards}
-        state.unused = [c for c in DECK if c not in placed]
-        # The history shows the cards beneath the tops as if played before this turn.
-        state.history = position_history(piles, round_number, turn_ends=True)
-        state.history[0] = replace(state.history[0], seat=starter)
-        state._begin_turn(turn)
-        return state
-
-    def _deal(self) -> None:
-        cards = list(DECK)
-        round_rng(NAME, self.seed, self.round).shuffle(cards)
-        self.hands = [
-            sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(self.players)
-        ]
-        self.deck = cards[self.players * HAND_SIZE :]
-        self._set_piles([[self.deck.pop()]])
-        self.bulls = [0] * self.players
-        self.supply = BULL_CARDS
-        self.history.append(
-            Event(
-                EventKind.ROUND_START,
-                seat=self.starter,
-                cards=(self.piles[0][0],),
-                round=self.round,
-            )
-        )
-        self._begin_turn(self.starter)
-
-    # ----- the GameState interface --------------------------------------------------
-
-    @property
-    def higher_is_better(self) -> bool:
-        return False
-
-    def pending(self) -> tuple[int, ...]:
-        return () if self.phase is Phase.OVER else (self.turn,)
-
-    def decision_kind(self, seat: int) -> DecisionKind:
-        require_pending(self.pending(), seat)
-        return DecisionKind.PLAY_OR_TAKE if self.phase is Phase.PLAY else DecisionKind.STEAL_BULL
-
-    def legal_options(self, seat: int) -> list[Option]:
-        if self.phase is not Phase.PLAY or seat != self.turn:
-            require_pending(self.pending(), seat)
-            return [STEAL_OPTIONS[t] for t in self.steal_targets]
-        options = [PLAY_OPTIONS[key] for key in self._play_keys(seat)]
-        if not self.plays:
-            return ROW_OPTIONS[: len(self.piles)] + options
-        options.append(END_TURN)
-        return options
-
-    def apply(self, seat: int, option: Option) -> None:
-        if self.phase is Phase.OVER or seat != self.turn:
-            require_pending(self.pending(), seat)
-        if not self._is_legal(seat, option):
-            require_legal(seat, option, self.legal_options(seat))
-        if option.kind == OptionKind.PLAY:
-            self._play(seat, option.card, option.row)
-        elif option.kind == OptionKind.ROW:
-            self._take(seat, option.row)
-        elif option.kind == OptionKind.STEAL:
-            self._steal(seat, option.target)
-            self._after_take(seat)
-        else:
-            self._finish_turn(seat)
-
-    def is_terminal(self) -> bool:
-        return self.phase is Phase.OVER
-
-    def scores(self) -> list[int]:
-        return list(self.totals)
-
-    def playout(self, rng: random.Random, policy: Policy | None = None) -> list[int]:
-        """As :meth:`GameState.playout`; with the random policy, a faster loop that makes
-        exactly the same choices from the same `rng` (it skips building option lists)."""
-        if policy is not None:
-            return super().playout(rng, policy)
-        randrange = rng.randrange
-        while True:
-            phase, seat = self.phase, self.turn
-            if phase is Phase.PLAY:
-                # Count the plays (as legal_options lists them) before finding the chosen one.
-                hand = self.hands[seat]
-                mask = self._open_tops(seat)
-                counts = [(mask & REACH[card]).bit_count() for card in hand]
-                plays = sum(counts)
-                if self.plays:  # plays, then END_TURN
-                    index = randrange(plays + 1)
-                    if index == plays:
-                        self._finish_turn(seat)
-                        continue
-                else:  # ROW for every pile, then plays
-                    piles = len(self.piles)
-                    index = randrange(piles + plays) - piles
-                    if index < 0:
-                        self._take(seat, index + piles)
-                        continue
-                position = 0
-                while index >= counts[position]:
-                    index -= counts[position]
-                    position += 1
-                card = hand[position]
-                fits = mask & REACH[card]
-                self._play(seat, card, piles_of(fits, self.start_tops)[index])
-            elif phase is Phase.STEAL:
-                targets = self.steal_targets
-                self._steal(seat, targets[randrange(len(targets))])
-                self._after_take(seat)
-            else:
-                return self.scores()
-
-    def card_locations(self) -> dict[str, list[int]]:
-        places = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}
-        places.update({f"pile {p}": list(pile) for p, pile in enumerate(self.piles)})
-        places["deck"] = self.deck[::-1]  # top card first, as from_position takes it
-        places["unused"] = list(self.unused)
-        return places
-
-    def position(self) -> Position:
-        """The table at the start of a turn, before its first card."""
-        if self.phase is not Phase.PLAY or self.plays:
-            raise RulesError("a position is taken at the start of a turn, before any play")
-        return Position(
-            variant=self.variant,
-            places=self.card_locations(),
-            round=self.round,
-            totals=tuple(self.totals),
-            turn=self.turn,
-            starter=self.starter,
-            bulls=tuple(self.bulls),
-            seed=self.seed,
-        )
-
-    def view(self, seat: int) -> ElevenNimmtView:
-        require_seat(self.players, seat)
-        to_move = self.pending()
-        return ElevenNimmtView(
-            header=make_header(
-                self.variant,
-                self.players,
-                seat,
-                self.round,
-                self.totals,
-                to_move,
-                self.decision_kind(seat) if seat in to_move else None,
-                self.history,
-            ),
-            hand=tuple(self.hands[seat]) if seat >= 0 else (),
-            pile_tops=tuple(p[-1] for p in self.piles),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            bulls=tuple(self.bulls),
-            supply=self.supply,
-            deck_size=len(self.deck),
-            starter=self.starter,
-            turn_plays=tuple(self.plays),
-            turn_start_tops=tuple(self.start_tops),
-            all_hands=tuple(tuple(h) for h in self.hands) if seat < 0 else (),
-        )
-
-    # ----- the rules ------------------------------------------------------------------
-
-    def _set_piles(self, piles: list[list[int]]) -> None:
-        """Lay out `piles` (the engine keeps their tops up to date as it changes them)."""
-        self.piles = piles
-        self._tops = [pile[-1] for pile in piles]
-        self._top_mask = 0
-        for top in self._tops:
-            self._top_mask |= BITS[top]
-
-    def _begin_turn(self, seat: int) -> None:
-        self.turn, self.phase = seat, Phase.PLAY
-        tops = self.start_tops = self._tops[:]
-        self._tops_cache = (tops, self._top_mask)
-        self.plays = []
-
-    def _is_legal(self, seat: int, option: Option) -> bool:
-        """A quick legality check of one option (the same rules as legal_options)."""
-        kind = option.kind
-        if self.phase is Phase.STEAL:
-            return kind == OptionKind.STEAL and option.target in self.steal_targets
-        if kind == OptionKind.PLAY:
-            pile = option.row
-            if not 0 <= pile < len(self.start_tops) or option.card not in self.hands[seat]:
-                return False
-            return 1 <= (option.card - self.start_tops[pile]) % 100 <= WINDOW and (
-                self._may_use(seat, pile)
-            )
-        if kind == OptionKind.ROW:
-            return not self.plays and 0 <= option.row < len(self.piles)
-        return kind == OptionKind.END_TURN and bool(self.plays)
-
-    def _may_use(self, seat: int, pile: int) -> bool:
-        """Whether this turn may still play on `pile` (b bull cards: b piles, at least 1)."""
-        used = {p for _, p in self.plays}
-        return pile in used or len(used) < max(1, self.bulls[seat])
-
-    def _open_tops(self, seat: int) -> int:
-        """The start tops of the piles this turn may still play on, as a bit set: with b
-        bull cards at most b piles (one pile, one card with none). The set of all start
-        tops is kept with the turn's start_tops list (a new list every turn)."""
-        tops = self.start_tops
-        cache = self._tops_cache
-        if cache[0] is tops:
-            mask = cache[1]
-        else:
-            mask = 0
-            for top in tops:
-                mask |= BITS[top]
-            self._tops_cache = (tops, mask)
-        plays = self.plays
-        if plays:
-            used = {pile for _, pile in plays}
-            if len(used) >= max(1, self.bulls[seat]):
-                mask = 0
-                for pile in used:
-                    mask |= BITS[tops[pile]]
-        return mask
-
-    def _has_play(self, seat: int) -> bool:
-        mask = self._open_tops(seat)
-        for card in self.hands[seat]:  # noqa: SIM110 (a plain loop is quicker than any())
-            if mask & REACH[card]:
-                return True
-        return False
-
-    def _play_keys(self, seat: int) -> list[int]:
-        """The PLAY options of this turn as sorted keys (card << PILE_BITS | pile): the
-        canonical order, card then pile. Windows are those of the turn's start tops."""
-        hand = 0
-        for card in self.hands[seat]:
-            hand |= BITS[card]
-        tops = self.start_tops
-        piles: Iterable[int] = range(len(tops))
-        plays = self.plays
-        if plays:
-            used = {pile for _, pile in plays}
-            if len(used) >= max(1, self.bulls[seat]):
-                piles = used
-        keys: list[int] = []
-        append = keys.append
-        for pile in piles:
-            fits = hand & WINDOW_MASKS[tops[pile]]
-            while fits:
-                low = fits & -fits
-                append((low.bit_length() - 1) << PILE_BITS | pile)
-                fits ^= low
-        keys.sort()
-        return keys
-
-    def _play(self, seat: int, card: int, pile: int) -> None:
-        hand = self.hands[seat]
-        hand.remove(card)
-        plays = self.plays
-        cards = self.piles[pile]
-        if plays:
-            new_cards = sum(1 for _, p in plays if p == pile)
-            stack(cards, card, new_cards, self.start_tops[pile])
-        else:
-            cards.append(card)
-        old, new = self._tops[pile], cards[-1]
-        if old != new:
-            self._tops[pile] = new
-            self._top_mask ^= BITS[old] | BITS[new]
-        plays.append((card, pile))
-        self.history.append(shared_event(EventKind.PLACE, seat, card, pile, Side.RIGHT, self.round))
-        if not self.bulls[seat] or not hand or not self._has_play(seat):
-            self._finish_turn(seat)
-
-    def _take(self, seat: int, pile: int) -> None:
-        cards = self.piles.pop(pile)
-        self._top_mask ^= BITS[self._tops.pop(pile)]
-        self.hands[seat] = sorted(self.hands[seat] + cards)
-        self.history.append(
-            Event(EventKind.TAKE, seat=seat, row=pile, cards=tuple(cards), round=self.round)
-        )
-        if len(cards) >= BULL_PILE:
-            if self.supply:
-                self.supply -= 1
-                self.bulls[seat] += 1
-                self.history.append(
-                    shared_event(EventKind.BULL, seat, 0, -1, Side.RIGHT, self.round)
-                )
-            else:
-                targets = steal_targets(self.bulls, seat)
-                if len(targets) > 1:
-                    self.phase, self.steal_targets = Phase.STEAL, targets
-                    return
-                if targets:
-                    self._steal(seat, targets[0])
-        self._after_take(seat)
-
-    def _steal(self, seat: int, target: int) -> None:
-        self.bulls[target] -= 1
-        self.bulls[seat] += 1
-        self.steal_targets = []
-        self.history.append(Event(EventKind.BULL, seat=seat, target=target, round=self.round))
-
-    def _after_take(self, seat: int) -> None:
-        """Two deck cards start new piles; a deck of fewer than 2 cards ends the round."""
-        piles, deck, history = self.piles, self.deck, self.history
-        ending = len(deck) < 2
-        for _ in range(min(2, len(deck))):
-            card = deck.pop()
-            piles.append([card])
-            self._tops.append(card)
-            self._top_mask |= BITS[card]
-            history.append(
-                shared_event(EventKind.NEW_PILE, -1, card, len(piles) - 1, Side.RIGHT, self.round)
-            )
-        self._finish_turn(seat, ending)
-
-    def _finish_turn(self, seat: int, round_over: bool = False) -> None:
-        self.history.append(shared_event(EventKind.END_TURN, seat, 0, -1, Side.RIGHT, self.round))
-        if round_over or not self.hands[seat]:
-            self._end_round()
-        else:
-            self._begin_turn((seat + 1) % self.players)
-
-    def _end_round(self) -> None:
-        points = [round_points(hand) for hand in self.hands]
-        self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
-        self.history.append(Event(EventKind.ROUND_END, cards=tuple(points), round=self.round))
-        if self.round >= self.players:
-            self.phase = Phase.OVER
-            self.start_tops, self.plays = [], []
-            return
-        self.record_round_end()
-        self.round += 1
-        self.starter = next_starter(self.totals, self.starter)
-        self.unused = []
-        self._deal()
-
-
-def steal_targets(bulls: Sequence[int], seat: int) -> list[int]:
-    """The other seats holding the most bull cards (none when nobody else has one)."""
-    most = max((b for s, b in enumerate(bulls) if s != seat), default=0)
-    if not most:
-        return []
-    return [s for s, b in enumerate(bulls) if s != seat and b == most]
-
-
-def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> ElevenNimmtState:
-    """A new game: round 1 dealt from `seed`, seat 0 starts (players checked by the caller)."""
-    if options:
-        raise RulesError(f"11 nimmt! has no options, got: {', '.join(options)}")
-    state = ElevenNimmtState(players, seed, variant)
-    state._deal()
-    return state
-
-
-def public_piles(events: Sequence[Event], players: int) -> tuple[list[list[int]], list[set[int]]]:
-    """Replay one round's public history: every pile (bottom first), and for each seat the
-    cards known to be in their hand (taken from piles and not played since)."""
-    piles: list[list[int]] = []
-    known: list[set[int]] = [set() for _ in range(players)]
-    base: dict[int, tuple[int, int]] = {}  # pile -> (top at the turn's start, new cards)
-    for event in events:
-        kind = event.kind
-        if kind == EventKind.ROUND_START:
-            piles = [[card] for card in event.cards]
-        elif kind == EventKind.PLACE:
-            top, new_cards = base.get(event.row, (piles[event.row][-1], 0))
-            stack(piles[event.row], event.card, new_cards, top)
-            base[event.row] = (top, new_cards + 1)
-            if event.seat >= 0:
-                known[event.seat].discard(event.card)
-        elif kind == EventKind.TAKE:
-            piles.pop(event.row)
-            known[event.seat].update(event.cards)
-        elif kind == EventKind.NEW_PILE:
-            piles.append([event.card])
-        elif kind == EventKind.END_TURN:
-            base = {}
-    return piles, known
-
-
-def from_position(position: Position) -> ElevenNimmtState:
-    """A state from a family-independent :class:`Position` (places as ``card_locations``
-    names them: piles bottom card first, the deck top card first; a given ``unused`` must
-    be every card found nowhere else)."""
-    position.require_places(("hand", "pile", "deck", "unused"))
-    FAMILY.preset(position.variant)
-    players = position.players()
-    state = ElevenNimmtState.from_position(
-        position.indexed("hand", players),
-        position.indexed("pile"),
-        position.places.get("deck", ()),
-        turn=position.turn,
-        bulls=position.bulls or None,
-        totals=position.totals or None,
-        round_number=position.round,
-        starter=position.turn if position.starter is None else position.starter,
-        seed=position.seed,
-        variant=position.variant,
-    )
-    unused = position.places.get("unused")
-    if unused is not None and sorted(unused) != state.unused:
-        raise RulesError("the unused cards must be exactly the cards found in no other place")
-    return state
-
-
-def from_view(view: View, rng: random.Random) -> ElevenNimmtState:
-    """A full state consistent with `view`: hidden hand cards and the deck order sampled.
-
-    The public history tells every card beneath the pile tops and which taken cards are in
-    each hand; everything else unseen is shuffled among the other hands and the deck.
-    """
-    if not isinstance(view, ElevenNimmtView):
-        raise RulesError(f"not an 11 nimmt! view: {type(view).__name__}")
-    header = view.header
-    seat, players = header.seat, header.players
-    events = [e for e in header.history if e.round == header.round]
-    piles, known = public_piles(events, players)
-    if tuple(p[-1] for p in piles) != view.pile_tops:
-        raise RulesError("the view is inconsistent: the history does not give its piles")
-    if seat >= 0:
-        known[seat] = set(view.hand)
-    else:
-        known = [set(h) for h in view.all_hands]
-    visible = {c for pile in piles for c in pile}
-    for cards in known:
-        visible.update(cards)
-    pool = [c for c in DECK if c not in visible]
-    hands = fill_hands(view.hand_sizes, [sorted(k) for k in known], pool, rng)
-    if len(pool) < view.deck_size:
-        raise RulesError("the view is inconsistent: the deck size does not fit the cards")
-    # In a dealt game the rest is exactly the deck; explicit positions may leave cards out.
-    unused = sorted(pool[view.deck_size :])
-    del pool[view.deck_size :]
-
-    state = ElevenNimmtState(players, rng.getrandbits(63), header.variant)
-    state.round, state.starter = header.round, view.starter
-    state.totals = list(header.scores)
-    state.hands, state.deck, state.unused = hands, pool, unused
-    state._set_piles(piles)
-    state.bulls, state.supply = list(view.bulls), view.supply
-    state.history = list(header.history)
-    if not header.to_move:
-        state.phase = Phase.OVER
-        return state
-    state.turn = header.to_move[0]
-    state.start_tops = list(view.turn_start_tops)
-    state.plays = list(view.turn_plays)
-    last = header.history[-1]
-    if last.kind == EventKind.TAKE and len(last.cards) >= BULL_PILE:
-        state.phase = Phase.STEAL
-        state.steal_targets = steal_targets(state.bulls, state.turn)
-    return state
-
+from sdk.game.family import Family, Preset
+from sdk.game.views import ElevenNimmtView
+
+__all__ = [
+    "BITS",
+    "BULL_CARDS",
+    "BULL_PILE",
+    "DECK",
+    "END_TURN",
+    "FAMILY",
+    "HAND_SIZE",
+    "MAX_PILES",
+    "NAME",
+    "PILE_BITS",
+    "PILE_MASK",
+    "PLAY_OPTIONS",
+    "REACH",
+    "ROW_OPTIONS",
+    "STEAL_OPTIONS",
+    "WINDOW",
+    "WINDOW_MASKS",
+    "ElevenNimmtState",
+    "Phase",
+    "PlayOptions",
+    "distance",
+    "from_position",
+    "from_view",
+    "new_game",
+    "next_starter",
+    "piles_of",
+    "playable",
+    "public_piles",
+    "round_points",
+    "stack",
+    "steal_targets",
+]
 
 FAMILY = Family(
     name=NAME,

@@ -12,7 +12,8 @@ The families are listed here, statically: each engine module exports its ``FAMIL
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from sdk.game import elevennimmt, hornochsen, sixnimmt, xnimmt
 from sdk.game.core import GameState, RulesError
@@ -79,9 +80,29 @@ def new_game(
     The same (variant, options, players, seed) and the same choices always give the
     same game.
     """
-    spec = parse_variant(variant, options)
-    check_players(spec.preset, players)
-    return FAMILIES[spec.family].new_game(spec.preset.name, spec.options, players, seed)
+    key = (variant, players, tuple(options.items()) if options else ())
+    start = _STARTS.get(key)
+    if start is None:
+        spec = parse_variant(variant, options)
+        check_players(spec.preset, players)
+        start = (
+            FAMILIES[spec.family].new_game,
+            spec.preset.name,
+            MappingProxyType(dict(spec.options)),
+        )
+        if len(_STARTS) < _STARTS_LIMIT:
+            _STARTS[key] = start
+    make, preset, resolved = start
+    return make(preset, resolved, players, seed)
+
+
+_STARTS: dict[
+    tuple[str, int, tuple[tuple[str, str], ...]],
+    tuple[Callable[[str, Mapping[str, str], int, int], GameState], str, Mapping[str, str]],
+] = {}
+"""What new_game resolved for each (variant, players, options) it was asked (a variant is
+parsed and checked once: it is the same every time)."""
+_STARTS_LIMIT = 10_000
 
 
 def from_position(position: Position) -> GameState:

@@ -1,0 +1,501 @@
+"""11 nimmt!: the rules (the state and every rule that moves it forward).
+
+11 nimmt! (docs/rules.md, "11 nimmt!"): play onto piles within 10 above the top, or take a pile.
+
+Scores are penalty points counted as positive numbers (the rulebook's "negative points"
+with the sign dropped), so fewest points wins and ``higher_is_better`` is False.
+
+A turn is a sequence of decisions of the seat to move: PLAY(card, pile) options, ROW(pile)
+to take a pile (only before the first card of the turn), END_TURN once a card was played
+and more plays are possible. With no bull card the turn ends after one card; it ends by
+itself whenever no further play is legal.
+
+Explicit positions and determinization are in :mod:`sdk.game.elevennimmt_position`; the
+family (presets, constructors) in :mod:`sdk.game.elevennimmt`, which re-exports every name.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from sdk.game.core import (
+    DecisionKind,
+    Event,
+    EventKind,
+    GameState,
+    Option,
+    OptionKind,
+    Policy,
+    RulesError,
+)
+from sdk.game.elevennimmt_table import (
+    BITS,
+    BULL_CARDS,
+    BULL_PILE,
+    DECK,
+    END_TURN,
+    HAND_SIZE,
+    NAME,
+    PILE_BITS,
+    PLAY_OPTIONS,
+    REACH,
+    ROW_OPTIONS,
+    STEAL_OPTIONS,
+    WINDOW,
+    Phase,
+    next_starter,
+    piles_of,
+    round_points,
+    stack,
+    steal_targets,
+)
+from sdk.game.engine_support import (
+    make_header,
+    position_history,
+    require_distinct,
+    require_legal,
+    require_pending,
+    require_seat,
+    round_rng,
+)
+from sdk.game.eventlog import EventLog, Record
+from sdk.game.family import Position
+from sdk.game.views import ElevenNimmtView
+
+# Event kinds as ints, for the compact history records (sdk.game.eventlog).
+_K_BULL = int(EventKind.BULL)
+_K_TAKE = int(EventKind.TAKE)
+_K_END_TURN = int(EventKind.END_TURN)
+_K_NEW_PILE = int(EventKind.NEW_PILE)
+_K_PLACE = int(EventKind.PLACE)
+
+
+class ElevenNimmtState(EventLog, GameState[ElevenNimmtView]):
+    """A game of 11 nimmt!. Build one with :func:`new_game` or :meth:`from_position`."""
+
+    COPY_LISTS = (
+        "totals",
+        "_tops",
+        "deck",
+        "unused",
+        "bulls",
+        "start_tops",
+        "plays",
+        "steal_targets",
+        *EventLog.LOG_LISTS,
+    )
+    COPY_NESTED = ("hands", "piles")
+
+    def __init__(self, players: int, seed: int, variant: str = NAME) -> None:
+        self.variant = variant
+        self.players = players
+        self.seed = seed
+        self.round = 1
+        self.totals = [0] * players
+        self.starter = 0
+        self.turn = 0
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.piles: list[list[int]] = []
+        self.deck: list[int] = []  # face down; the top card is the last one
+        self.unused: list[int] = []  # only explicit positions leave cards out of play
+        self.bulls = [0] * players
+        self.supply = BULL_CARDS
+        self.phase = Phase.PLAY
+        self.start_tops: list[int] = []  # pile tops when the turn began
+        self.plays: list[tuple[int, int]] = []  # this turn's (card, pile)
+        self.steal_targets: list[int] = []
+        self._log: list[Record] = []
+        self._events: list[Event] = []
+        self._tops: list[int] = []  # every pile's top card now (see _set_piles)
+        self._top_mask = 0  # the same as a bit set
+        self._tops_cache: tuple[list[int] | None, int] = (None, 0)  # see _open_tops
+        self._pile_of_top: tuple[list[int] | None, dict[int, int]] = (None, {})  # the same
+
+    # ----- construction -------------------------------------------------------------
+
+    @classmethod
+    def from_position(
+        cls,
+        hands: Sequence[Sequence[int]],
+        piles: Sequence[Sequence[int]],
+        deck: Sequence[int],
+        *,
+        turn: int = 0,
+        bulls: Sequence[int] | None = None,
+        totals: Sequence[int] | None = None,
+        round_number: int = 1,
+        starter: int = 0,
+        seed: int = 0,
+        variant: str = NAME,
+    ) -> ElevenNimmtState:
+        """A state at the start of `turn`'s turn. Piles are listed bottom card first, the
+        deck top card first (as ``card_locations()`` lists them); cards in no given place
+        are out of play ("unused"). The history tells the position as if it had been played:
+        ``ROUND_START`` (each pile's bottom card), then a ``PLACE`` by seat -1 and an
+        ``END_TURN`` for every further pile card."""
+        players = len(hands)
+        if not 2 <= players <= 7:
+            raise RulesError(f"11 nimmt! is for 2 to 7 players, not {players}")
+        if not piles or any(not pile for pile in piles):
+            raise RulesError("11 nimmt! needs at least one pile, and no pile is empty")
+        bulls = list(bulls) if bulls is not None else [0] * players
+        if len(bulls) != players or min(bulls) < 0 or sum(bulls) > BULL_CARDS:
+            raise RulesError(f"bull cards: one count per player, {BULL_CARDS} in all at most")
+        if not 0 <= turn < players or not 0 <= starter < players:
+            raise RulesError(f"seats are 0..{players - 1}")
+        if not 1 <= round_number <= players:
+            raise RulesError(f"11 nimmt! with {players} players has rounds 1..{players}")
+        places: dict[str, Sequence[int]] = {f"hand {s}": h for s, h in enumerate(hands)}
+        places.update({f"pile {p}": pile for p, pile in enumerate(piles)})
+        places["deck"] = deck
+        require_distinct(places, DECK)
+        state = cls(players, seed, variant)
+        state.round, state.starter = round_number, starter
+        state.totals = list(totals) if totals is not None else [0] * players
+        state.hands = [sorted(h) for h in hands]
+        state._set_piles([list(p) for p in piles])
+        state.deck = list(reversed(deck))
+        state.bulls = bulls
+        state.supply = BULL_CARDS - sum(bulls)
+        placed = {c for cards in places.values() for c in cards}
+        state.unused = [c for c in DECK if c not in placed]
+        # The history shows the cards beneath the tops as if played before this turn.
+        events = position_history(piles, round_number, turn_ends=True)
+        events[0] = replace(events[0], seat=starter)
+        state.history = events
+        state._begin_turn(turn)
+        return state
+
+    def _deal(self) -> None:
+        cards = list(DECK)
+        round_rng(NAME, self.seed, self.round).shuffle(cards)
+        self.hands = [
+            sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(self.players)
+        ]
+        self.deck = cards[self.players * HAND_SIZE :]
+        self._set_piles([[self.deck.pop()]])
+        self.bulls = [0] * self.players
+        self.supply = BULL_CARDS
+        self._log.append(
+            Event(
+                EventKind.ROUND_START,
+                seat=self.starter,
+                cards=(self.piles[0][0],),
+                round=self.round,
+            )
+        )
+        self._begin_turn(self.starter)
+
+    # ----- the GameState interface --------------------------------------------------
+
+    @property
+    def higher_is_better(self) -> bool:
+        return False
+
+    def pending(self) -> tuple[int, ...]:
+        return () if self.phase is Phase.OVER else (self.turn,)
+
+    def decision_kind(self, seat: int) -> DecisionKind:
+        require_pending(self.pending(), seat)
+        return DecisionKind.PLAY_OR_TAKE if self.phase is Phase.PLAY else DecisionKind.STEAL_BULL
+
+    def legal_options(self, seat: int) -> list[Option]:
+        if self.phase is not Phase.PLAY or seat != self.turn:
+            require_pending(self.pending(), seat)
+            return [STEAL_OPTIONS[t] for t in self.steal_targets]
+        options = self._play_options(seat)
+        if not self.plays:
+            return ROW_OPTIONS[: len(self.piles)] + options
+        options.append(END_TURN)
+        return options
+
+    def apply(self, seat: int, option: Option) -> None:
+        if self.phase is Phase.OVER or seat != self.turn:
+            require_pending(self.pending(), seat)
+        if not self._is_legal(seat, option):
+            require_legal(seat, option, self.legal_options(seat))
+        if option.kind == OptionKind.PLAY:
+            self._play(seat, option.card, option.row)
+        elif option.kind == OptionKind.ROW:
+            self._take(seat, option.row)
+        elif option.kind == OptionKind.STEAL:
+            self._steal(seat, option.target)
+            self._after_take(seat)
+        else:
+            self._finish_turn(seat)
+
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def scores(self) -> list[int]:
+        return list(self.totals)
+
+    def playout(self, rng: random.Random, policy: Policy | None = None) -> list[int]:
+        """As :meth:`GameState.playout`; with the random policy, a faster loop that makes
+        exactly the same choices from the same `rng` (it skips building option lists)."""
+        if policy is not None:
+            return super().playout(rng, policy)
+        randrange = rng.randrange
+        while True:
+            phase, seat = self.phase, self.turn
+            if phase is Phase.PLAY:
+                # Count the plays (as legal_options lists them) before finding the chosen one.
+                hand = self.hands[seat]
+                mask = self._open_tops(seat)
+                counts = [(mask & REACH[card]).bit_count() for card in hand]
+                plays = sum(counts)
+                if self.plays:  # plays, then END_TURN
+                    index = randrange(plays + 1)
+                    if index == plays:
+                        self._finish_turn(seat)
+                        continue
+                else:  # ROW for every pile, then plays
+                    piles = len(self.piles)
+                    index = randrange(piles + plays) - piles
+                    if index < 0:
+                        self._take(seat, index + piles)
+                        continue
+                position = 0
+                while index >= counts[position]:
+                    index -= counts[position]
+                    position += 1
+                card = hand[position]
+                fits = mask & REACH[card]
+                self._play(seat, card, piles_of(fits, self.start_tops)[index])
+            elif phase is Phase.STEAL:
+                targets = self.steal_targets
+                self._steal(seat, targets[randrange(len(targets))])
+                self._after_take(seat)
+            else:
+                return self.scores()
+
+    def card_locations(self) -> dict[str, list[int]]:
+        places = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}
+        places.update({f"pile {p}": list(pile) for p, pile in enumerate(self.piles)})
+        places["deck"] = self.deck[::-1]  # top card first, as from_position takes it
+        places["unused"] = list(self.unused)
+        return places
+
+    def position(self) -> Position:
+        """The table at the start of a turn, before its first card."""
+        if self.phase is not Phase.PLAY or self.plays:
+            raise RulesError("a position is taken at the start of a turn, before any play")
+        return Position(
+            variant=self.variant,
+            places=self.card_locations(),
+            round=self.round,
+            totals=tuple(self.totals),
+            turn=self.turn,
+            starter=self.starter,
+            bulls=tuple(self.bulls),
+            seed=self.seed,
+        )
+
+    def view(self, seat: int) -> ElevenNimmtView:
+        require_seat(self.players, seat)
+        to_move = self.pending()
+        return ElevenNimmtView(
+            header=make_header(
+                self.variant,
+                self.players,
+                seat,
+                self.round,
+                self.totals,
+                to_move,
+                self.decision_kind(seat) if seat in to_move else None,
+                self.history,
+            ),
+            hand=tuple(self.hands[seat]) if seat >= 0 else (),
+            pile_tops=tuple(p[-1] for p in self.piles),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            bulls=tuple(self.bulls),
+            supply=self.supply,
+            deck_size=len(self.deck),
+            starter=self.starter,
+            turn_plays=tuple(self.plays),
+            turn_start_tops=tuple(self.start_tops),
+            all_hands=tuple(tuple(h) for h in self.hands) if seat < 0 else (),
+        )
+
+    # ----- the rules ------------------------------------------------------------------
+
+    def _set_piles(self, piles: list[list[int]]) -> None:
+        """Lay out `piles` (the engine keeps their tops up to date as it changes them)."""
+        self.piles = piles
+        self._tops = [pile[-1] for pile in piles]
+        self._top_mask = 0
+        for top in self._tops:
+            self._top_mask |= BITS[top]
+
+    def _begin_turn(self, seat: int) -> None:
+        self.turn, self.phase = seat, Phase.PLAY
+        tops = self.start_tops = self._tops[:]
+        self._tops_cache = (tops, self._top_mask)
+        self.plays = []
+
+    def _is_legal(self, seat: int, option: Option) -> bool:
+        """A quick legality check of one option (the same rules as legal_options)."""
+        kind = option.kind
+        if self.phase is Phase.STEAL:
+            return kind == OptionKind.STEAL and option.target in self.steal_targets
+        if kind == OptionKind.PLAY:
+            pile = option.row
+            if not 0 <= pile < len(self.start_tops) or option.card not in self.hands[seat]:
+                return False
+            return 1 <= (option.card - self.start_tops[pile]) % 100 <= WINDOW and (
+                self._may_use(seat, pile)
+            )
+        if kind == OptionKind.ROW:
+            return not self.plays and 0 <= option.row < len(self.piles)
+        return kind == OptionKind.END_TURN and bool(self.plays)
+
+    def _may_use(self, seat: int, pile: int) -> bool:
+        """Whether this turn may still play on `pile` (b bull cards: b piles, at least 1)."""
+        used = {p for _, p in self.plays}
+        return pile in used or len(used) < max(1, self.bulls[seat])
+
+    def _open_tops(self, seat: int) -> int:
+        """The start tops of the piles this turn may still play on, as a bit set: with b
+        bull cards at most b piles (one pile, one card with none). The set of all start
+        tops is kept with the turn's start_tops list (a new list every turn)."""
+        tops = self.start_tops
+        cache = self._tops_cache
+        if cache[0] is tops:
+            mask = cache[1]
+        else:
+            mask = 0
+            for top in tops:
+                mask |= BITS[top]
+            self._tops_cache = (tops, mask)
+        plays = self.plays
+        if plays:
+            used = {pile for _, pile in plays}
+            if len(used) >= max(1, self.bulls[seat]):
+                mask = 0
+                for pile in used:
+                    mask |= BITS[tops[pile]]
+        return mask
+
+    def _has_play(self, seat: int) -> bool:
+        mask = self._open_tops(seat)
+        for card in self.hands[seat]:  # noqa: SIM110 (a plain loop is quicker than any())
+            if mask & REACH[card]:
+                return True
+        return False
+
+    def _play_options(self, seat: int) -> list[Option]:
+        """The PLAY options of this turn in canonical order (card, then pile): each hand
+        card against the bit set of the start tops this turn may still play on."""
+        mask = self._open_tops(seat)
+        tops = self.start_tops
+        known = self._pile_of_top
+        if known[0] is not tops:  # a new turn: which pile each start top is on
+            known = self._pile_of_top = (tops, {top: pile for pile, top in enumerate(tops)})
+        pile_of = known[1]
+        options: list[Option] = []
+        append = options.append
+        for card in self.hands[seat]:
+            fits = REACH[card] & mask
+            if not fits:
+                continue
+            key = card << PILE_BITS
+            if fits & (fits - 1):  # several piles: in pile order
+                piles = []
+                while fits:
+                    low = fits & -fits
+                    piles.append(pile_of[low.bit_length() - 1])
+                    fits ^= low
+                piles.sort()
+                for pile in piles:
+                    append(PLAY_OPTIONS[key | pile])
+            else:
+                append(PLAY_OPTIONS[key | pile_of[fits.bit_length() - 1]])
+        return options
+
+    def _play(self, seat: int, card: int, pile: int) -> None:
+        hand = self.hands[seat]
+        hand.remove(card)
+        plays = self.plays
+        cards = self.piles[pile]
+        if plays:
+            new_cards = sum(1 for _, p in plays if p == pile)
+            stack(cards, card, new_cards, self.start_tops[pile])
+        else:
+            cards.append(card)
+        old, new = self._tops[pile], cards[-1]
+        if old != new:
+            self._tops[pile] = new
+            self._top_mask ^= BITS[old] | BITS[new]
+        plays.append((card, pile))
+        self._log.append((_K_PLACE, seat, card, pile, 0, self.round))
+        if not self.bulls[seat] or not hand or not self._has_play(seat):
+            self._finish_turn(seat)
+
+    def _take(self, seat: int, pile: int) -> None:
+        cards = self.piles.pop(pile)
+        self._top_mask ^= BITS[self._tops.pop(pile)]
+        self.hands[seat] = sorted(self.hands[seat] + cards)
+        self._log.append((_K_TAKE, seat, 0, pile, 0, self.round, tuple(cards)))
+        if len(cards) >= BULL_PILE:
+            if self.supply:
+                self.supply -= 1
+                self.bulls[seat] += 1
+                self._log.append((_K_BULL, seat, 0, -1, 0, self.round))
+            else:
+                targets = steal_targets(self.bulls, seat)
+                if len(targets) > 1:
+                    self.phase, self.steal_targets = Phase.STEAL, targets
+                    return
+                if targets:
+                    self._steal(seat, targets[0])
+        self._after_take(seat)
+
+    def _steal(self, seat: int, target: int) -> None:
+        self.bulls[target] -= 1
+        self.bulls[seat] += 1
+        self.steal_targets = []
+        self._log.append((_K_BULL, seat, 0, -1, 0, self.round, (), target))
+
+    def _after_take(self, seat: int) -> None:
+        """Two deck cards start new piles; a deck of fewer than 2 cards ends the round."""
+        piles, deck, history = self.piles, self.deck, self._log
+        ending = len(deck) < 2
+        for _ in range(min(2, len(deck))):
+            card = deck.pop()
+            piles.append([card])
+            self._tops.append(card)
+            self._top_mask |= BITS[card]
+            history.append((_K_NEW_PILE, -1, card, len(piles) - 1, 0, self.round))
+        self._finish_turn(seat, ending)
+
+    def _finish_turn(self, seat: int, round_over: bool = False) -> None:
+        self._log.append((_K_END_TURN, seat, 0, -1, 0, self.round))
+        if round_over or not self.hands[seat]:
+            self._end_round()
+        else:
+            self._begin_turn((seat + 1) % self.players)
+
+    def _end_round(self) -> None:
+        points = [round_points(hand) for hand in self.hands]
+        self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
+        self._log.append(Event(EventKind.ROUND_END, cards=tuple(points), round=self.round))
+        if self.round >= self.players:
+            self.phase = Phase.OVER
+            self.start_tops, self.plays = [], []
+            return
+        self.record_round_end()
+        self.round += 1
+        self.starter = next_starter(self.totals, self.starter)
+        self.unused = []
+        self._deal()
+
+
+def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> ElevenNimmtState:
+    """A new game: round 1 dealt from `seed`, seat 0 starts (players checked by the caller)."""
+    if options:
+        raise RulesError(f"11 nimmt! has no options, got: {', '.join(options)}")
+    state = ElevenNimmtState(players, seed, variant)
+    state._deal()
+    return state

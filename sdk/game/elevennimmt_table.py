@@ -1,0 +1,102 @@
+"""11 nimmt!'s table: its constants, shared options, the window rule and pile helpers (pure
+functions on cards and piles), and the phases of a turn."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+
+from sdk.game.cards import HEADS
+from sdk.game.core import Option, OptionKind
+
+NAME = "11nimmt"
+DECK = range(1, 101)
+HAND_SIZE = 10
+BULL_CARDS = 10
+WINDOW = 10  # a card fits a pile when it is 1..10 above the top, counting 100 -> 1
+BULL_PILE = 3  # taking a pile of at least this many cards earns a bull card
+END_TURN = Option(OptionKind.END_TURN)
+MAX_PILES = len(DECK)  # every pile holds a card of its own (a dealt game has at most 41)
+PILE_BITS = 7  # a play's key: card << PILE_BITS | pile; keys sort as (card, pile) do
+PILE_MASK = (1 << PILE_BITS) - 1
+ROW_OPTIONS = [Option(OptionKind.ROW, row=p) for p in range(MAX_PILES)]
+STEAL_OPTIONS = [Option(OptionKind.STEAL, target=t) for t in range(7)]
+
+
+class PlayOptions(dict[int, Option]):
+    """PLAY options by key (card << PILE_BITS | pile), made on first use and then shared
+    (options are immutable)."""
+
+    def __missing__(self, key: int) -> Option:
+        option = Option(OptionKind.PLAY, key >> PILE_BITS, key & PILE_MASK)
+        self[key] = option
+        return option
+
+
+PLAY_OPTIONS = PlayOptions()
+
+
+def distance(card: int, top: int) -> int:
+    """How far `card` is above `top`, going round from 100 to 1 (98 -> 5 is 7)."""
+    return (card - top) % len(DECK)
+
+
+def playable(card: int, top: int) -> bool:
+    """Whether `card` may be played on a pile whose top is `top`."""
+    return 1 <= (card - top) % 100 <= WINDOW
+
+
+def stack(pile: list[int], card: int, new_cards: int, base_top: int) -> None:
+    """Put `card` on `pile`, keeping this turn's `new_cards` cards in ascending window order
+    from `base_top` (the pile's top when the turn began), the highest on top."""
+    pile.append(card)
+    if new_cards:
+        tail = sorted(pile[-new_cards - 1 :], key=lambda c: distance(c, base_top))
+        pile[-new_cards - 1 :] = tail
+
+
+REACH = [sum(1 << top for top in DECK if playable(card, top)) for card in range(101)]
+"""REACH[card]: the pile tops `card` may be played on, as a bit set (bit t: top t)."""
+WINDOW_MASKS = [sum(1 << card for card in DECK if playable(card, top)) for top in range(101)]
+"""WINDOW_MASKS[top]: the cards that fit a pile with that top, as a bit set (bit c: card c)."""
+BITS = tuple(1 << card for card in range(101))
+
+
+def piles_of(fits: int, tops: list[int]) -> list[int]:
+    """The piles (ascending) whose tops (listed in `tops`, distinct) are in the bit set
+    `fits`."""
+    piles: list[int] = []
+    while fits:
+        low = fits & -fits
+        piles.append(tops.index(low.bit_length() - 1))
+        fits ^= low
+    piles.sort()
+    return piles
+
+
+def round_points(hand: Sequence[int]) -> int:
+    """Penalty points of a hand at the end of a round: its heads."""
+    return sum(HEADS[c] for c in hand)
+
+
+def next_starter(totals: Sequence[int], previous: int) -> int:
+    """The seat with the fewest points; ties: the first going clockwise after `previous`,
+    `previous` itself checked last."""
+    players = len(totals)
+    order = [(previous + k) % players for k in range(1, players + 1)]
+    fewest = min(totals)
+    return next(seat for seat in order if totals[seat] == fewest)
+
+
+class Phase(enum.Enum):
+    PLAY = "play"
+    STEAL = "steal"
+    OVER = "over"
+
+
+def steal_targets(bulls: Sequence[int], seat: int) -> list[int]:
+    """The other seats holding the most bull cards (none when nobody else has one)."""
+    most = max((b for s, b in enumerate(bulls) if s != seat), default=0)
+    if not most:
+        return []
+    return [s for s, b in enumerate(bulls) if s != seat and b == most]

@@ -1,0 +1,444 @@
+"""Hornochsen!: the rules (the state and every rule that moves it forward).
+
+Hornochsen! (docs/rules.md, "Hornochsen!"): collect rows of 5 bull cards; green heads score.
+
+A turn is up to 3 steps of the seat to move: PLAY(card) puts a bull card on the row whose
+end is the highest below it (no such row: the row with the highest end), SPECIAL(kind, row)
+puts an x2 or +5 on a row without one, END_TURN (after the first step) stops early. The
+5th bull card of a row collects it, specials included. Seats that cannot play are skipped;
+the game ends the moment the last bull card in any hand is played.
+
+Score = (green - red heads + 5 per +5 card) x 2^(x2 cards) - 10 per special left in hand;
+the hand penalty counts once the game is over. Highest score wins.
+
+Explicit positions and determinization are in :mod:`sdk.game.hornochsen_position`; the
+family (presets, constructors) in :mod:`sdk.game.hornochsen`, which re-exports every name.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from sdk.game.cards import HORNOCHSEN_POINTS
+from sdk.game.core import (
+    DecisionKind,
+    Event,
+    EventKind,
+    GameState,
+    Option,
+    OptionKind,
+    Policy,
+    RulesError,
+    Side,
+    Special,
+)
+from sdk.game.engine_support import (
+    make_header,
+    position_history,
+    require_distinct,
+    require_legal,
+    require_pending,
+    require_seat,
+    round_rng,
+)
+from sdk.game.eventlog import EventLog, Record
+from sdk.game.family import Position
+from sdk.game.views import HornochsenRow, HornochsenView
+
+NAME = "hornochsen"
+
+
+DECK = range(1, 99)
+
+
+DEAL = {2: (14, 7), 3: (12, 9), 4: (12, 12), 5: (12, 15), 6: (10, 15)}
+"""Players -> (hand cards each, table cards)."""
+
+
+SPECIALS_PER_KIND = 6
+
+
+ROW_FULL = 5  # the 5th bull card collects the row
+
+
+MAX_STEPS = 3
+
+
+END_TURN = Option(OptionKind.END_TURN)
+
+
+PLAY_OPTIONS = tuple(Option(OptionKind.PLAY, card) for card in range(DECK.stop))
+
+
+SPECIAL_OPTIONS: dict[int, tuple[Option, ...]] = {
+    kind: tuple(Option(OptionKind.SPECIAL, kind, row) for row in range(len(DECK)))
+    for kind in Special
+}
+"""SPECIAL_OPTIONS[kind][row]: put special `kind` on `row` (shared, options are immutable)."""
+
+
+def row_for(card: int, ends: Sequence[int]) -> int:
+    """The row a bull card goes to: the highest end below it, else the highest end."""
+    best, best_end, top, top_end = -1, 0, -1, 0
+    for index, end in enumerate(ends):
+        if best_end < end < card:
+            best, best_end = index, end
+        if end > top_end:
+            top, top_end = index, end
+    return best if best >= 0 else top
+
+
+def score(
+    pile: Sequence[int], pile_specials: Sequence[int], hand_specials: Sequence[int] = ()
+) -> int:
+    """(green - red + 5 per +5) x 2 per x2, minus 10 per special card left in hand."""
+    points = sum(HORNOCHSEN_POINTS[c] for c in pile) + 5 * pile_specials.count(Special.PLUS5)
+    return points * (1 << pile_specials.count(Special.X2)) - 10 * len(hand_specials)
+
+
+# Event kinds as ints, for the compact history records (sdk.game.eventlog).
+_K_END_TURN = int(EventKind.END_TURN)
+_K_PLACE = int(EventKind.PLACE)
+_K_SPECIAL = int(EventKind.SPECIAL)
+
+
+class HornochsenState(EventLog, GameState[HornochsenView]):
+    """A game of Hornochsen!. Build one with :func:`new_game` or :meth:`from_position`."""
+
+    COPY_LISTS = ("unused", *EventLog.LOG_LISTS)
+    COPY_NESTED = ("hands", "specials", "rows", "row_specials", "piles", "pile_specials")
+
+    def __init__(self, players: int, variant: str = NAME) -> None:
+        self.variant = variant
+        self.players = players
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.specials: list[list[int]] = [[] for _ in range(players)]  # Special values
+        self.rows: list[list[int]] = []  # bull cards, first card first, clockwise
+        self.row_specials: list[list[int]] = []
+        self.piles: list[list[int]] = [[] for _ in range(players)]  # collected bull cards
+        self.pile_specials: list[list[int]] = [[] for _ in range(players)]
+        self.unused: list[int] = []
+        self.turn = 0
+        self.steps = 0
+        self.over = False
+        self._log: list[Record] = []
+        self._events: list[Event] = []
+
+    # ----- construction -------------------------------------------------------------
+
+    @classmethod
+    def from_position(
+        cls,
+        hands: Sequence[Sequence[int]],
+        rows: Sequence[Sequence[int]],
+        *,
+        specials: Sequence[Sequence[int]] | None = None,
+        row_specials: Sequence[Sequence[int]] | None = None,
+        piles: Sequence[Sequence[int]] | None = None,
+        pile_specials: Sequence[Sequence[int]] | None = None,
+        turn: int = 0,
+        variant: str = NAME,
+    ) -> HornochsenState:
+        """A state at the start of `turn`'s turn. Rows are listed clockwise; specials are
+        Special values (each seat holds one x2 and one +5 unless given). Cards in no given
+        place are unused. The history tells the table as if it had been played:
+        ``ROUND_START`` (each row's first card), then a ``PLACE`` by seat -1 of every further
+        row card. (Determinization needs the history of a dealt game: this one does not
+        tell collected piles or played specials.)"""
+        players = len(hands)
+        if not 2 <= players <= 6:
+            raise RulesError(f"Hornochsen! is for 2 to 6 players, not {players}")
+        if not 0 <= turn < players:
+            raise RulesError(f"seats are 0..{players - 1}")
+        specials = specials if specials is not None else [[Special.X2, Special.PLUS5]] * players
+        row_specials = row_specials if row_specials is not None else [[] for _ in rows]
+        piles = piles if piles is not None else [[] for _ in range(players)]
+        pile_specials = pile_specials if pile_specials is not None else [[]] * players
+        if not len(specials) == len(piles) == len(pile_specials) == players:
+            raise RulesError("give specials, piles and pile specials for every player")
+        if len(row_specials) != len(rows):
+            raise RulesError("give the specials of every row")
+        for index, row in enumerate(rows):
+            if not 1 <= len(row) < ROW_FULL:
+                raise RulesError(f"row {index + 1} must hold 1 to 4 bull cards, not {len(row)}")
+            kinds = list(row_specials[index])
+            if len(set(kinds)) != len(kinds):
+                raise RulesError(f"row {index + 1} holds at most one special of each kind")
+        for kind in Special:
+            count = sum(list(s).count(kind) for s in (*specials, *row_specials, *pile_specials))
+            if count > SPECIALS_PER_KIND:
+                raise RulesError(f"there are only {SPECIALS_PER_KIND} {kind.name} cards")
+        places: dict[str, Sequence[int]] = {f"hand {s}": h for s, h in enumerate(hands)}
+        places.update({f"row {r}": row for r, row in enumerate(rows)})
+        places.update({f"pile {s}": p for s, p in enumerate(piles)})
+        require_distinct(places, DECK)
+        state = cls(players, variant)
+        state.hands = [sorted(h) for h in hands]
+        state.specials = [sorted(Special(k) for k in s) for s in specials]
+        state.rows = [list(r) for r in rows]
+        state.row_specials = [sorted(Special(k) for k in s) for s in row_specials]
+        state.piles = [list(p) for p in piles]
+        state.pile_specials = [sorted(Special(k) for k in s) for s in pile_specials]
+        placed = {c for cards in places.values() for c in cards}
+        state.unused = [c for c in DECK if c not in placed]
+        state.history = position_history(rows, 1)
+        state.turn = turn
+        if not state._can_play(turn):
+            state._next_turn(turn)
+        return state
+
+    def _deal(self, seed: int) -> None:
+        cards = list(DECK)
+        round_rng(NAME, seed, 1).shuffle(cards)
+        hand_size, table = DEAL[self.players]
+        self.hands = [
+            sorted(cards[s * hand_size : (s + 1) * hand_size]) for s in range(self.players)
+        ]
+        start = self.players * hand_size
+        self.rows = [[c] for c in sorted(cards[start : start + table])]
+        self.row_specials = [[] for _ in self.rows]
+        self.unused = sorted(cards[start + table :])
+        self.specials = [[Special.X2, Special.PLUS5] for _ in range(self.players)]
+        self._log.append(
+            Event(EventKind.ROUND_START, cards=tuple(r[0] for r in self.rows), round=1)
+        )
+
+    # ----- the GameState interface --------------------------------------------------
+
+    @property
+    def higher_is_better(self) -> bool:
+        return True
+
+    def pending(self) -> tuple[int, ...]:
+        return () if self.over else (self.turn,)
+
+    def decision_kind(self, seat: int) -> DecisionKind:
+        require_pending(self.pending(), seat)
+        return DecisionKind.PLAY_STEP
+
+    def legal_options(self, seat: int) -> list[Option]:
+        if self.over or seat != self.turn:
+            require_pending(self.pending(), seat)
+        return self._options(seat)
+
+    def _options(self, seat: int) -> list[Option]:
+        """The legal options of the seat to move, in canonical order: by card (a special's
+        card is its kind: 1 or 2), PLAY (row -1) before SPECIAL on rows 0, 1, ...;
+        END_TURN last. Hands are kept sorted."""
+        steps = self.steps
+        if steps >= MAX_STEPS:
+            return [END_TURN]
+        hand = self.hands[seat] if self.rows else []
+        kinds = self.specials[seat]
+        if not kinds:
+            options = [PLAY_OPTIONS[card] for card in hand]
+        else:
+            options = []
+            played = 0
+            for kind in sorted(set(kinds)):
+                while played < len(hand) and hand[played] <= kind:
+                    options.append(PLAY_OPTIONS[hand[played]])
+                    played += 1
+                on_row = SPECIAL_OPTIONS[kind]
+                options.extend(
+                    on_row[row] for row, held in enumerate(self.row_specials) if kind not in held
+                )
+            options.extend(PLAY_OPTIONS[card] for card in hand[played:])
+        if steps:
+            options.append(END_TURN)
+        return options
+
+    def apply(self, seat: int, option: Option) -> None:
+        if self.over or seat != self.turn:
+            require_pending(self.pending(), seat)
+        if not self._is_legal(seat, option):
+            require_legal(seat, option, self.legal_options(seat))
+        self._step(seat, option)
+
+    def playout(self, rng: random.Random, policy: Policy | None = None) -> list[int]:
+        """As :meth:`GameState.playout`; with the random policy, a faster loop that makes
+        exactly the same choices from the same `rng` (no pending or legality checks)."""
+        if policy is not None:
+            return super().playout(rng, policy)
+        randrange = rng.randrange
+        while not self.over:
+            seat = self.turn
+            options = self._options(seat)
+            self._step(seat, options[randrange(len(options))])
+        return self.scores()
+
+    def _step(self, seat: int, option: Option) -> None:
+        """Apply a legal option of the seat to move."""
+        if option.kind == OptionKind.END_TURN:
+            self._end_turn(seat)
+            return
+        if option.kind == OptionKind.PLAY:
+            self._play(seat, option.card)
+        else:
+            self._special(seat, Special(option.card), option.row)
+        self.steps += 1
+        if not any(self.hands):
+            self._log.append((_K_END_TURN, seat, 0, -1, 0, 1))
+            self._end_game()
+        elif self.steps >= MAX_STEPS or not self._can_play(seat):
+            self._end_turn(seat)
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def scores(self) -> list[int]:
+        return [
+            score(
+                self.piles[s],
+                self.pile_specials[s],
+                self.specials[s] if self.over else (),
+            )
+            for s in range(self.players)
+        ]
+
+    def card_locations(self) -> dict[str, list[int]]:
+        places = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}
+        places.update({f"row {r}": list(row) for r, row in enumerate(self.rows)})
+        places.update({f"pile {s}": list(p) for s, p in enumerate(self.piles)})
+        places["unused"] = list(self.unused)
+        return places
+
+    def position(self) -> Position:
+        """The table at the start of a turn, before its first step."""
+        if self.over or self.steps:
+            raise RulesError("a position is taken at the start of a turn, before any step")
+        specials = self.special_locations()
+        del specials["box"]
+        return Position(
+            variant=self.variant,
+            places=self.card_locations(),
+            turn=self.turn,
+            specials=specials,
+        )
+
+    def special_locations(self) -> dict[str, list[int]]:
+        """Where every special card is (Special values); the box holds the ones not dealt."""
+        places = {f"hand {s}": list(h) for s, h in enumerate(self.specials)}
+        places.update({f"row {r}": list(s) for r, s in enumerate(self.row_specials)})
+        places.update({f"pile {s}": list(p) for s, p in enumerate(self.pile_specials)})
+        in_play = [k for cards in places.values() for k in cards]
+        places["box"] = [k for k in Special for _ in range(SPECIALS_PER_KIND - in_play.count(k))]
+        return places
+
+    def view(self, seat: int) -> HornochsenView:
+        require_seat(self.players, seat)
+        to_move = self.pending()
+        own = seat >= 0
+        return HornochsenView(
+            header=make_header(
+                self.variant,
+                self.players,
+                seat,
+                1,
+                self.scores(),
+                to_move,
+                DecisionKind.PLAY_STEP,
+                self.history,
+            ),
+            hand=tuple(self.hands[seat]) if own else (),
+            specials=tuple(self.specials[seat]) if own else (),
+            rows=tuple(
+                HornochsenRow(tuple(row), Special.X2 in held, Special.PLUS5 in held)
+                for row, held in zip(self.rows, self.row_specials, strict=True)
+            ),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            special_counts=tuple(len(s) for s in self.specials),
+            pile_sizes=tuple(
+                len(p) + len(s) for p, s in zip(self.piles, self.pile_specials, strict=True)
+            ),
+            own_pile=tuple(self.piles[seat]) if own else (),
+            own_pile_specials=tuple(self.pile_specials[seat]) if own else (),
+            steps_this_turn=self.steps,
+            all_hands=tuple(tuple(h) for h in self.hands) if not own else (),
+            all_specials=tuple(tuple(s) for s in self.specials) if not own else (),
+            all_piles=tuple(tuple(p) for p in self.piles) if not own else (),
+            all_pile_specials=tuple(tuple(s) for s in self.pile_specials) if not own else (),
+        )
+
+    # ----- the rules ------------------------------------------------------------------
+
+    def _is_legal(self, seat: int, option: Option) -> bool:
+        """A quick legality check of one option (the same rules as legal_options)."""
+        if option.kind == OptionKind.END_TURN:
+            return option == END_TURN and self.steps > 0
+        if self.steps >= MAX_STEPS:
+            return False
+        plain = option.side == Side.RIGHT and option.target == -1  # fields the kinds leave
+        if option.kind == OptionKind.PLAY:
+            return (
+                plain and option.row == -1 and bool(self.rows) and option.card in self.hands[seat]
+            )
+        return (
+            plain
+            and option.kind == OptionKind.SPECIAL
+            and option.card in self.specials[seat]
+            and 0 <= option.row < len(self.rows)
+            and option.card not in self.row_specials[option.row]
+        )
+
+    def _play(self, seat: int, card: int) -> None:
+        self.hands[seat].remove(card)
+        row = row_for(card, [r[-1] for r in self.rows])
+        self.rows[row].append(card)
+        self._log.append((_K_PLACE, seat, card, row, 0, 1))
+        if len(self.rows[row]) >= ROW_FULL:
+            cards = self.rows.pop(row)
+            specials = self.row_specials.pop(row)
+            self.piles[seat].extend(cards)
+            self.pile_specials[seat].extend(specials)
+            self.pile_specials[seat].sort()
+            self._log.append(
+                Event(
+                    EventKind.COLLECT,
+                    seat=seat,
+                    row=row,
+                    cards=tuple(cards),
+                    round=1,
+                    specials=tuple(specials),
+                )
+            )
+
+    def _special(self, seat: int, kind: Special, row: int) -> None:
+        self.specials[seat].remove(kind)
+        self.row_specials[row].append(kind)
+        self.row_specials[row].sort()
+        self._log.append((_K_SPECIAL, seat, kind, row, 0, 1))
+
+    def _can_play(self, seat: int) -> bool:
+        if self.hands[seat] and self.rows:
+            return True
+        return any(k not in held for k in self.specials[seat] for held in self.row_specials)
+
+    def _end_turn(self, seat: int) -> None:
+        self._log.append((_K_END_TURN, seat, 0, -1, 0, 1))
+        self._next_turn(seat)
+
+    def _next_turn(self, seat: int) -> None:
+        """The next seat clockwise that can play; nobody can: the game is over."""
+        self.steps = 0
+        for step in range(1, self.players + 1):
+            candidate = (seat + step) % self.players
+            if self._can_play(candidate):
+                self.turn = candidate
+                return
+        self._end_game()
+
+    def _end_game(self) -> None:
+        """The game (its one round) is over: ROUND_END holds the final scores."""
+        self.over = True
+        self._log.append(Event(EventKind.ROUND_END, cards=tuple(self.scores()), round=1))
+
+
+def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> HornochsenState:
+    """A new game dealt from `seed`; seat 0 starts (players checked by the caller)."""
+    if options:
+        raise RulesError(f"Hornochsen! has no options, got: {', '.join(options)}")
+    state = HornochsenState(players, variant)
+    state._deal(seed)
+    return state

@@ -1,0 +1,62 @@
+"""What a 6 nimmt! state shows: a seat's view and where every card lies."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sdk.game.core import RulesError, ViewHeader
+from sdk.game.history import History
+from sdk.game.sixnimmt_setup import Phase
+from sdk.game.views import SixNimmtView
+
+if TYPE_CHECKING:
+    from sdk.game.sixnimmt_rules import SixNimmtState
+
+
+def view_of(state: SixNimmtState, seat: int) -> SixNimmtView:
+    """What `seat` may see of `state` (seat -1: everything); see SixNimmtState.view."""
+    if not -1 <= seat < state.players:
+        raise RulesError(f"no seat {seat} in a {state.players}-player game")
+    pending = state.pending()
+    header = ViewHeader(
+        variant=state.variant,
+        options=state.rules.options,
+        players=state.players,
+        seat=seat,
+        round=state.round,
+        scores=tuple(state.scores()),
+        to_move=pending,
+        decision=state.decision_kind(seat) if seat in pending else None,
+        history=History.window(state.history),
+    )
+    public = state.rules.draft
+    return SixNimmtView(
+        header=header,
+        hand=tuple(state.hands[seat]) if seat >= 0 else (),
+        rows=tuple(tuple(r) for r in state.rows),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        round_penalties=tuple(state.penalties),
+        highest_card=state.rules.highest,
+        picked=tuple(p != 0 for p in state.picks),
+        revealed=tuple((s, c) for c, s in state.queue),
+        pending_card=state.queue[0][0] if state.phase == Phase.CHOOSE else 0,
+        draft_pool=tuple(state.pool),
+        public_hands=public,
+        all_hands=tuple(tuple(h) for h in state.hands) if public or seat < 0 else (),
+    )
+
+
+def card_locations_of(state: SixNimmtState) -> dict[str, list[int]]:
+    """Places: "hand i" (a face-down pick included), "row r", "pile i" (taken this
+    round), "revealed" (this turn's cards still to resolve), "draft", "unused"."""
+    places: dict[str, list[int]] = {}
+    for seat, hand in enumerate(state.hands):
+        places[f"hand {seat}"] = list(hand)
+    for r, row in enumerate(state.rows):
+        places[f"row {r}"] = list(row)
+    for seat, pile in enumerate(state.piles):
+        places[f"pile {seat}"] = list(pile)
+    places["revealed"] = [c for c, _ in state.queue]
+    places["draft"] = list(state.pool)
+    places["unused"] = list(state.unused)
+    return places

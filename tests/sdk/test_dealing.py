@@ -1,0 +1,39 @@
+"""sdk.game.dealing: the quick shuffle gives exactly Random(text).shuffle's order, so every
+deal, replay and seeded test stays the same."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sdk.game.dealing import seeded_shuffle
+from sdk.game.sixnimmt import deal_order
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 5, 17, 33, 44, 64, 65, 100, 104, 129, 1024, 1500])
+def test_the_order_is_random_shuffles_order(size: int) -> None:
+    for seed in range(40):
+        text = f"test:{seed * 7919}:{size}"
+        expected = list(range(size))
+        random.Random(text).shuffle(expected)
+        got = list(range(size))
+        seeded_shuffle(text, got)
+        assert got == expected
+
+
+def test_deals_are_the_ones_a_string_seeded_random_gives() -> None:
+    for seed in (0, 1, 2**52 - 1, 123456789):
+        for round_number in (1, 2, 7):
+            for highest in (24, 104):
+                expected = list(range(1, highest + 1))
+                random.Random(f"6nimmt:{seed}:{round_number}").shuffle(expected)
+                assert deal_order(seed, round_number, highest) == expected
+
+
+def test_it_shuffles_any_items_in_place() -> None:
+    items = ["a", "b", "c", "d", "e", "f"]
+    expected = items.copy()
+    random.Random("x").shuffle(expected)
+    seeded_shuffle("x", items)
+    assert items == expected
