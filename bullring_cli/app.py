@@ -17,7 +17,7 @@ import typer
 
 from bullring_cli import demo, help_format, new_bot
 from leaderboard import cli as cli_leaderboard
-from referee import cli_bot, cli_league, cli_play, cli_replay
+from referee import cli_bot, cli_debug, cli_league, cli_play, cli_replay
 from referee.cli_errors import UserErrorGroup
 
 app = typer.Typer(
@@ -51,6 +51,7 @@ def root(
 
 app.command("play")(cli_play.play)
 app.command("replay")(cli_replay.replay)
+app.command("debug")(cli_debug.debug)
 app.add_typer(cli_league.app, name="league")
 app.add_typer(cli_bot.app, name="bot")
 app.command("demo")(demo.demo)

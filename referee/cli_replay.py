@@ -12,6 +12,7 @@ import typer
 from referee import replay as replay_file
 from referee.cli_errors import fail, user_errors
 from referee.replay_model import ReplayDecision
+from referee.replay_source import load_replay
 from referee.spec import Fault, MatchResult
 from referee.trace import TracePrinter
 from sdk.game import Option
@@ -34,16 +35,32 @@ class ReplayedChoice:
 
 
 def replay(
-    file: Annotated[Path, typer.Argument(help="A replay written by play --replay-out or a league")],
+    file: Annotated[
+        Path,
+        typer.Argument(help="A replay file (play --replay-out), or a league file or store"),
+    ],
+    match_id: Annotated[
+        str | None, typer.Argument(help="The match, when FILE is a league or its store")
+    ] = None,
     seat: Annotated[int | None, typer.Option(help="Show the match as this seat saw it")] = None,
     step: Annotated[
         bool, typer.Option("--step", help="Press Enter to advance (a terminal)")
     ] = False,
+    export: Annotated[
+        Path | None,
+        typer.Option(help="Write the replay to this file (.json or .json.gz) instead"),
+    ] = None,
 ) -> None:
-    """Re-simulate a replay (it must match exactly) and print every step."""
+    """Re-simulate a replay (it must match exactly) and print every step.
+
+    FILE is a replay file, or a league (its file or store) with MATCH_ID: a league match."""
     with user_errors():
-        data = replay_file.load(file)
+        data = load_replay(file, match_id)
         replay_file.verify(data, str(file))
+        if export is not None:
+            replay_file.save(data, export)
+            typer.echo(f"replay of {data.match_id} written to {export}")
+            return
         players = data.players
         if seat is not None and not 0 <= seat < players:
             raise fail(f"--seat {seat}: seats are 0..{players - 1}")
