@@ -10,6 +10,8 @@ same cards. Two tables (``--table``):
   clearly more than its fair share against rule-based bots"). Prints the Monte Carlo
   bot's win rate (ties shared: a game won by k seats counts 1/k) with a 95% Wilson
   interval over games, and the mean scores of both bots.
+- ``learned-vs-random`` and ``learned-vs-rules``: the learned bot (example_bots/learned_bot,
+  6 nimmt! family only) against three random or three rule-based bots; the same figures.
 
 The interval treats games as independent; the 4 rotations of one deal share its cards
 and are correlated, so it is approximate (somewhat too narrow when the deal decides most
@@ -28,6 +30,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from example_bots.learned_bot.bot import LearnedBot
 from example_bots.montecarlo_bot.bot import MonteCarloBot
 from example_bots.random_bot.bot import RandomBot
 from example_bots.rules_bot.bot import RulesBot
@@ -37,7 +40,10 @@ from sdk.local import play_local
 TABLES: dict[str, Sequence[type[Bot]]] = {
     "mixed": (RandomBot, RulesBot, MonteCarloBot, RulesBot),
     "mc-vs-rules": (MonteCarloBot, RulesBot, RulesBot, RulesBot),
+    "learned-vs-random": (LearnedBot, RandomBot, RandomBot, RandomBot),
+    "learned-vs-rules": (LearnedBot, RulesBot, RulesBot, RulesBot),
 }
+ONE_AGAINST_THREE = ("mc-vs-rules", "learned-vs-random", "learned-vs-rules")
 VARIANTS = {
     "6nimmt:rounds=1": ("6nimmt", {"rounds": "1"}),
     "6nimmt-pro:rounds=1": ("6nimmt-pro", {"rounds": "1"}),
@@ -113,16 +119,22 @@ def heads_ratios(stats: dict[str, BotStats]) -> str:
     )
 
 
-def mc_summary(variant: str, stats: dict[str, BotStats], seats: int) -> str:
-    """The Monte Carlo bot's win rate with its 95% interval, against the fair share."""
-    mc, rules = stats[MonteCarloBot.name], stats[RulesBot.name]
-    low, high = wilson(mc.wins, mc.games)
+def mc_summary(
+    variant: str,
+    stats: dict[str, BotStats],
+    seats: int,
+    table: Sequence[type[Bot]] = TABLES["mc-vs-rules"],
+) -> str:
+    """The first bot's win rate with its 95% interval, against the fair share (tables of
+    one bot against three others: the Monte Carlo or the learned bot)."""
+    bot, other = stats[table[0].name], stats[table[1].name]
+    low, high = wilson(bot.wins, bot.games)
     fair = 1 / seats
     verdict = "above" if low > fair else "not clearly above"
     return (
-        f"{variant:24} montecarlo_bot win {mc.win_rate:6.1%}  95% CI [{low:.1%}, {high:.1%}]"
-        f"  games {mc.games}  ({verdict} the fair {fair:.0%})  mean score: montecarlo_bot"
-        f" {mc.mean:.2f}, rules_bot {rules.mean:.2f}"
+        f"{variant:24} {table[0].name} win {bot.win_rate:6.1%}  95% CI [{low:.1%}, {high:.1%}]"
+        f"  games {bot.games}  ({verdict} the fair {fair:.0%})  mean score: {table[0].name}"
+        f" {bot.mean:.2f}, {table[1].name} {other.mean:.2f}"
     )
 
 
@@ -151,8 +163,8 @@ def main() -> None:
                 f"  games {entry.games}  ({time.monotonic() - started:.0f} s)",
                 flush=True,
             )
-        if args.table == "mc-vs-rules":
-            summaries.append(mc_summary(variant, stats, len(table)))
+        if args.table in ONE_AGAINST_THREE:
+            summaries.append(mc_summary(variant, stats, len(table), table))
             print(summaries[-1], flush=True)
         elif variant == "6nimmt:rounds=1" and (ratios := heads_ratios(stats)):
             summaries.append(f"{variant}: {ratios}")

@@ -128,6 +128,39 @@ def test_python_example_bot_passes_the_check(bot: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(
+    ("bot", "args", "variants"),
+    [
+        (
+            "learned_bot",
+            ["--decision-ms", "400", "--time-bank-ms", "10000"],
+            {"6nimmt", "6nimmt-tactics", "6nimmt-logic", "6nimmt-pro"},
+        ),
+        (
+            # IS-MCTS thinks for 60% of each deadline, and its first search of a decision
+            # runs whatever the clock: a roomy bank keeps a loaded machine from a TIMEOUT.
+            "openspiel_ismcts_bot",
+            ["--decision-ms", "1000", "--time-bank-ms", "60000", "--variant",
+             "6nimmt:rounds=1", "--variant", "hornochsen"],
+            {"6nimmt:rounds=1", "hornochsen"},
+        ),
+    ],
+)  # fmt: skip
+def test_learned_and_openspiel_bots_pass_the_check(
+    bot: str, args: list[str], variants: set[str]
+) -> None:
+    # Sandboxed like every check: the learned bot finds its weights in its own folder and
+    # both import numpy (and OpenSpiel) from the runtime only.
+    result = bullring_check(
+        str(EXAMPLES / bot), "--games", "1", "--setup-ms", "60000", "--json", *args
+    )
+    report = json.loads(result.stdout)
+    assert result.returncode == 0, report["problems"]
+    assert report["passed"] and not report["faults"]
+    assert {v["variant"] for v in report["variants"]} == variants
+
+
+@pytest.mark.slow
 def test_typescript_bot_installs_and_passes_the_check() -> None:
     npm = shutil.which("npm")
     if npm is None or shutil.which("node") is None:

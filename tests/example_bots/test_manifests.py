@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from example_bots.learned_bot.bot import LearnedBot
 from example_bots.montecarlo_bot.bot import MonteCarloBot
+from example_bots.openspiel_ismcts_bot.bot import OpenSpielISMCTSBot
 from example_bots.random_bot.bot import RandomBot
 from example_bots.rules_bot.bot import RulesBot
 from referee.manifest import load_manifest
@@ -16,7 +18,11 @@ from sdk.bot import Bot
 EXAMPLES = Path(__file__).resolve().parents[2] / "example_bots"
 
 
-@pytest.mark.parametrize("bot", [RandomBot, RulesBot, MonteCarloBot], ids=lambda b: b.name)
+@pytest.mark.parametrize(
+    "bot",
+    [RandomBot, RulesBot, MonteCarloBot, LearnedBot, OpenSpielISMCTSBot],
+    ids=lambda b: b.name,
+)
 def test_manifest_and_class_agree_on_name_and_version(bot: type[Bot]) -> None:
     spec = load_manifest(EXAMPLES / bot.name / "bot.toml")
     assert (spec.name, spec.version) == (bot.name, bot.version)

@@ -1,0 +1,1 @@
+"""The OpenSpiel IS-MCTS example bot (see bot.py)."""
