@@ -269,14 +269,12 @@ class BotClient:
             assert self._open_stream is not None
             self._stream = self._open_stream(None)
         stream = self._stream
-
-        async def round_trip() -> object:
-            await stream.write(request)
-            return await stream.read()
-
         failure: _Failure
         try:
-            reply = await asyncio.wait_for(round_trip(), timeout_s)  # the write counts too
+            # The write counts too. (A timeout scope, not wait_for: no task per decision.)
+            async with asyncio.timeout(timeout_s):
+                await stream.write(request)
+                reply = await stream.read()
         except TimeoutError:
             failure = _Failure(grpc.StatusCode.DEADLINE_EXCEEDED, "no reply in time")
         except grpc.aio.AioRpcError as exc:

@@ -78,21 +78,36 @@ def _plain(items: tuple[object, ...]) -> bool:
 
 def snapshot(state: GameState) -> Snapshot:
     """The table of `state` right now (see the module docstring)."""
+    return {name: _snapshot_json(name, value) for name, value in _table(state).items()}
+
+
+def _table(state: GameState) -> dict[str, object]:
+    """A snapshot's fields as the engine's values (before they are made JSON): the same
+    keys in the same order as :func:`snapshot`, each seat-own field a tuple by seat."""
     view = state.view(-1)
     header = view.header
     shared, own = _fields(type(view))
-    data: Snapshot = {
+    table: dict[str, object] = {
         "round": header.round,
-        "scores": list(header.scores),
-        "to_move": list(header.to_move),
+        "scores": header.scores,
+        "to_move": header.to_move,
     }
     for name in shared:
-        data[name] = _json(getattr(view, name))
+        table[name] = getattr(view, name)
     if own:
         views = [state.view(seat) for seat in range(state.players)]
         for name in own:
-            data[name] = [_json(getattr(v, name)) for v in views]
-    return data
+            table[name] = tuple(getattr(v, name) for v in views)
+    return table
+
+
+def _snapshot_json(name: str, value: Json) -> Json:
+    """One field of :func:`_table` as its snapshot holds it."""
+    if name == "scores" or name == "to_move":
+        return list(value)
+    if name in SEAT_OWN_FIELDS:
+        return [_json(item) for item in value]
+    return _json(value)
 
 
 def delta(previous: Mapping[str, Json], current: Mapping[str, Json]) -> Snapshot:
@@ -142,13 +157,34 @@ def view_fields(view: View) -> Snapshot:
 
 
 class SnapshotRecorder:
-    """Keeps the last snapshot and turns each new one into its delta."""
+    """Keeps the last snapshot and turns each new one into its delta.
+
+    The delta is :func:`delta` of the last and the new :func:`snapshot`, computed more
+    cheaply: a field whose engine value equals the last one's (most of them, after one
+    decision) is not made JSON again, since equal values make equal JSON.
+    """
 
     def __init__(self) -> None:
         self.last: Snapshot | None = None
         self.deltas: list[Snapshot] = []
+        self._table: dict[str, object] = {}
 
     def record(self, state: GameState) -> None:
-        current = snapshot(state)
-        self.deltas.append(current if self.last is None else delta(self.last, current))
-        self.last = current
+        table = _table(state)
+        last = self.last
+        if last is None:
+            current = {name: _snapshot_json(name, value) for name, value in table.items()}
+            self.deltas.append(current)
+            self.last, self._table = current, table
+            return
+        before = self._table
+        change: Snapshot = {}
+        for name, value in table.items():
+            if name in before and before[name] == value:
+                continue
+            data = _snapshot_json(name, value)
+            if last.get(name) != data:
+                change[name] = data
+        self.deltas.append(change)
+        self.last = {**last, **change} if change else last
+        self._table = table

@@ -305,18 +305,20 @@ class LeagueRunner:
         bots = store.bot_specs()
         specs = [self.match_spec(m, bots) for m in pending]
         finished_any = False
+        # Counted once, then kept up to date: counting the store's matches after every
+        # match would cost a scan of the whole schedule each time.
+        done, total = store.counts()
         for outcome in self.executor.run(specs):
             match = by_id[outcome.spec.match_id]
             if outcome.result is None:
                 summary.errors.append(f"{match.match_id}: {outcome.error}")
             else:
                 t0 = time.thread_time()
-                record_outcome(store, keepers[match.variant], match, outcome)
+                done += record_outcome(store, keepers[match.variant], match, outcome)
                 summary.store_s += time.thread_time() - t0
                 summary.played += 1
                 finished_any = True
             if self.progress is not None:
-                done, total = store.counts()
                 self.progress(
                     Progress(
                         done, total, summary.played, len(summary.errors), time.monotonic() - start

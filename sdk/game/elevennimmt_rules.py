@@ -30,6 +30,7 @@ from sdk.game.core import (
     Policy,
     RulesError,
 )
+from sdk.game.dealing import seeded_shuffle
 from sdk.game.elevennimmt_table import (
     BITS,
     BULL_CARDS,
@@ -58,7 +59,6 @@ from sdk.game.engine_support import (
     require_legal,
     require_pending,
     require_seat,
-    round_rng,
 )
 from sdk.game.eventlog import EventLog, Record
 from sdk.game.family import Position
@@ -170,7 +170,7 @@ class ElevenNimmtState(EventLog, GameState[ElevenNimmtView]):
 
     def _deal(self) -> None:
         cards = list(DECK)
-        round_rng(NAME, self.seed, self.round).shuffle(cards)
+        seeded_shuffle(f"{NAME}:{self.seed}:{self.round}", cards)  # round_rng's order
         self.hands = [
             sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(self.players)
         ]

@@ -21,9 +21,9 @@ from sdk.game.core import Event, EventKind, Side
 Record = tuple[Any, ...] | Event
 """One entry of the compact log (see the module docstring)."""
 
-KINDS: tuple[EventKind | None, ...] = (None, *EventKind)
-"""KINDS[k]: the EventKind of value k (values are 1, 2, ...)."""
-assert all(kind is None or kind.value == k for k, kind in enumerate(KINDS))
+KINDS: tuple[EventKind, ...] = (EventKind.ROUND_START, *EventKind)
+"""KINDS[k]: the EventKind of value k (values are 1, 2, ...; index 0 is never used)."""
+assert all(kind.value == k for k, kind in enumerate(KINDS) if k)
 SIDES: tuple[Side, ...] = tuple(Side)
 
 _SHARED: dict[tuple[int, ...], Event] = {}
@@ -39,13 +39,13 @@ def event_of(record: Record) -> Event:
         event = _SHARED.get(record)
         if event is None:
             kind, seat, card, row, side, rnd = record
-            event = Event(KINDS[kind], seat, card, row, SIDES[side], round=rnd)  # type: ignore[arg-type]
+            event = Event(KINDS[kind], seat, card, row, SIDES[side], round=rnd)
             if len(_SHARED) < _SHARED_LIMIT:
                 _SHARED[record] = event
         return event
     kind, seat, card, row, side, rnd, cards, *rest = record
     return Event(
-        KINDS[kind],  # type: ignore[arg-type]
+        KINDS[kind],
         seat,
         card,
         row,
@@ -77,6 +77,13 @@ class EventLog:
     def _last_event(self) -> Event | None:
         """The last event, without converting the records before it."""
         return event_of(self._log[-1]) if self._log else None
+
+    def _last_of_kind(self, kind: EventKind) -> Event:
+        """The last event of `kind` (it must exist), converting only that record."""
+        for record in reversed(self._log):
+            if (record[0] if isinstance(record, tuple) else record.kind) == kind:
+                return event_of(record)
+        raise LookupError(f"no {kind.name} event")
 
     @property
     def history(self) -> list[Event]:

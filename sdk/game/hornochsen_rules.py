@@ -33,6 +33,7 @@ from sdk.game.core import (
     Side,
     Special,
 )
+from sdk.game.dealing import seeded_shuffle
 from sdk.game.engine_support import (
     make_header,
     position_history,
@@ -40,7 +41,6 @@ from sdk.game.engine_support import (
     require_legal,
     require_pending,
     require_seat,
-    round_rng,
 )
 from sdk.game.eventlog import EventLog, Record
 from sdk.game.family import Position
@@ -190,7 +190,7 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
 
     def _deal(self, seed: int) -> None:
         cards = list(DECK)
-        round_rng(NAME, seed, 1).shuffle(cards)
+        seeded_shuffle(f"{NAME}:{seed}:1", cards)  # round_rng's order
         hand_size, table = DEAL[self.players]
         self.hands = [
             sorted(cards[s * hand_size : (s + 1) * hand_size]) for s in range(self.players)

@@ -32,6 +32,7 @@ from sdk.game.core import (
     Policy,
     RulesError,
 )
+from sdk.game.dealing import seeded_shuffle
 from sdk.game.engine_support import (
     make_header,
     position_history,
@@ -39,7 +40,6 @@ from sdk.game.engine_support import (
     require_legal,
     require_pending,
     require_seat,
-    round_rng,
 )
 from sdk.game.eventlog import EventLog, Record
 from sdk.game.family import Position
@@ -197,7 +197,7 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
 
     def _deal(self) -> None:
         cards = list(DECK)
-        round_rng(NAME, self.seed, self.round).shuffle(cards)
+        seeded_shuffle(f"{NAME}:{self.seed}:{self.round}", cards)  # round_rng's order
         self.hands = [
             sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(self.players)
         ]
@@ -372,7 +372,7 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
         """The taker chose `card` of the taken cards for the X row (X_ROW_CARD)."""
         taken, self.taken = self.taken, []
         self.phase = Phase.RESOLVE
-        take = next(e for e in reversed(self.history) if e.kind == EventKind.TAKE)
+        take = self._last_of_kind(EventKind.TAKE)
         self._to_x_row(seat, card, [c for c in taken if c != card])
         self._log.append((_K_PLACE, seat, take.card, take.row, 0, self.round))
         self._resolve()

@@ -4,6 +4,7 @@ and replays hold and check them."""
 from __future__ import annotations
 
 import copy
+import itertools
 import random
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 from referee import replay
 from referee.manifest import load_manifest
 from referee.match import run_match
-from referee.snapshots import SnapshotRecorder, expand, seat_view, snapshot, view_fields
+from referee.snapshots import SnapshotRecorder, delta, expand, seat_view, snapshot, view_fields
 from referee.spec import MatchSpec
 from sdk.game import PRESETS, new_game
 from tests.referee.helpers import RANDOM_BOT, ROOMY_CLOCK
@@ -43,6 +44,30 @@ def test_every_seat_view_is_the_seat_view_of_the_snapshot(variant: str) -> None:
                 steps += 1
         assert expand(recorder.deltas)[-1] == snapshot(state)
         assert len(recorder.deltas) == steps + 1
+
+
+@pytest.mark.parametrize("variant", list(PRESETS))
+def test_the_recorder_keeps_the_delta_of_every_two_snapshots(variant: str) -> None:
+    """The recorder skips fields whose engine value did not change: its deltas are still
+    exactly delta(previous snapshot, next snapshot), key order included."""
+    preset = PRESETS[variant]
+    for seed in range(4):
+        players = preset.min_players + seed % (preset.max_players - preset.min_players + 1)
+        options = {"rounds": "2"} if preset.family == "6nimmt" else {}
+        state = new_game(variant, players, 100 + seed, options)
+        rng = random.Random(seed)
+        recorder = SnapshotRecorder()
+        recorder.record(state)
+        snaps = [snapshot(state)]
+        while not state.is_terminal():
+            for seat in state.pending():
+                legal = state.legal_options(seat)
+                state.apply(seat, legal[rng.randrange(len(legal))])
+                recorder.record(state)
+                snaps.append(snapshot(state))
+        expected = [snaps[0]] + [delta(a, b) for a, b in itertools.pairwise(snaps)]
+        assert [list(d.items()) for d in recorder.deltas] == [list(d.items()) for d in expected]
+        assert recorder.last == snaps[-1]
 
 
 def test_a_seat_view_never_holds_an_opponents_hand() -> None:
