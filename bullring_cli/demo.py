@@ -55,7 +55,9 @@ def demo(
         for variant, rows in standings_json(done)["variants"].items():
             best = rows[0] if rows else None
             if best:
-                typer.echo(f"  {variant}: best {best['bot']} ({best['rating']:.2f})")
+                typer.echo(
+                    f"  {variant}: best {best['bot']} (rating {best['rating']:.2f}: mu - 3 sigma)"
+                )
     site = out / "site"
     shutil.rmtree(site, ignore_errors=True)
     try:

@@ -32,6 +32,7 @@ from sdk.game import (
     from_view,
     new_game,
 )
+from sdk.game.cards import hornochsen_points, nimmt_heads
 from sdk.local import LocalDecision, LocalResult, play_local
 from sdk.match import DecisionClock, MatchInfo, MatchOutcome
 from sdk.search import seen_cards
@@ -76,7 +77,9 @@ __all__ = [
     "ViewHeader",
     "XNimmtView",
     "from_view",
+    "hornochsen_points",
     "new_game",
+    "nimmt_heads",
     "play_local",
     "run",
     "seen_cards",
