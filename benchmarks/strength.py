@@ -1,7 +1,7 @@
 """Strength of the example bots: a duplicate league in-process (sdk.local.play_local).
 
 Each deal is played once per rotation of the seats, so every bot plays every seat of the
-same cards. Two tables (``--table``):
+same cards. The tables (``--table``):
 
 - ``mixed`` (the default): random_bot, rules_bot, montecarlo_bot, rules_bot. Prints, per
   variant, each bot's mean score and win rate (ties shared), a Markdown table, and in
@@ -10,6 +10,11 @@ same cards. Two tables (``--table``):
   clearly more than its fair share against rule-based bots"). Prints the Monte Carlo
   bot's win rate (ties shared: a game won by k seats counts 1/k) with a 95% Wilson
   interval over games, and the mean scores of both bots.
+- ``vs-greedy`` and ``vs-mc64``: one bot (``--bot``, montecarlo_bot by default) against
+  three of a published baseline (benchmarks/opponents: the published greedy, and
+  ``mc:64``), 6 nimmt! family only. Prints the bot's win rate with its Wilson interval,
+  its places (the share of games it ranked 1st, 2nd, ...; tied seats share the better
+  place), its mean score and the opponents'.
 - ``learned-vs-random`` and ``learned-vs-rules``: the learned bot (example_bots/learned_bot,
   6 nimmt! family only) against three random or three rule-based bots; the same figures.
 
@@ -20,30 +25,43 @@ of a game's outcome). Fair share at 4 seats: 25%.
     .venv/bin/python -m benchmarks.strength --deals 12 --decision-ms 1000
     .venv/bin/python -m benchmarks.strength --table mc-vs-rules --deals 10 \\
         --decision-ms 1000 --variant 6nimmt-tactics:rounds=1
+    .venv/bin/python -m benchmarks.strength --table vs-mc64 --bot montecarlo_bot \\
+        --deals 100 --decision-ms 1000 --variant 6nimmt:rounds=1
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
+from benchmarks.opponents import GreedyBot, mc_bot
 from example_bots.learned_bot.bot import LearnedBot
 from example_bots.montecarlo_bot.bot import MonteCarloBot
 from example_bots.random_bot.bot import RandomBot
 from example_bots.rules_bot.bot import RulesBot
+from example_bots.winner_bot.bot import WinnerBot
 from sdk.bot import Bot
 from sdk.local import play_local
 
+MC64 = mc_bot(64)
 TABLES: dict[str, Sequence[type[Bot]]] = {
     "mixed": (RandomBot, RulesBot, MonteCarloBot, RulesBot),
     "mc-vs-rules": (MonteCarloBot, RulesBot, RulesBot, RulesBot),
+    "vs-greedy": (MonteCarloBot, GreedyBot, GreedyBot, GreedyBot),
+    "vs-mc64": (MonteCarloBot, MC64, MC64, MC64),
     "learned-vs-random": (LearnedBot, RandomBot, RandomBot, RandomBot),
     "learned-vs-rules": (LearnedBot, RulesBot, RulesBot, RulesBot),
 }
-ONE_AGAINST_THREE = ("mc-vs-rules", "learned-vs-random", "learned-vs-rules")
+# Tables of one bot (seat 0's) against three others.
+SUBJECT_TABLES = ("mc-vs-rules", "vs-greedy", "vs-mc64", "learned-vs-random", "learned-vs-rules")
+ONE_AGAINST_THREE = SUBJECT_TABLES
+SUBJECTS: dict[str, type[Bot]] = {
+    b.name: b for b in (WinnerBot, MonteCarloBot, RulesBot, RandomBot)
+}
 VARIANTS = {
     "6nimmt:rounds=1": ("6nimmt", {"rounds": "1"}),
     "6nimmt-pro:rounds=1": ("6nimmt-pro", {"rounds": "1"}),
@@ -63,6 +81,11 @@ class BotStats:
     score: float = 0.0
     wins: float = 0.0  # shared: 1/k for a game won by k seats
     games: int = 0
+    places: list[int] = field(default_factory=list)  # places[r - 1]: games ranked r
+
+    def place_shares(self) -> list[float]:
+        """The share of games ranked 1st, 2nd, ... (tied seats share the better place)."""
+        return [count / self.games for count in self.places] if self.games else []
 
     @property
     def mean(self) -> float:
@@ -89,8 +112,10 @@ def duplicate(
     decision_ms: int,
     seed: int,
     table: Sequence[type[Bot]] = TABLES["mixed"],
+    progress: Callable[[int, dict[str, BotStats]], None] | None = None,
 ) -> dict[str, BotStats]:
-    """Play `deals` deals, each in every rotation of `table`; per bot name its totals."""
+    """Play `deals` deals, each in every rotation of `table`; per bot name its totals.
+    `progress(deals_done, totals)` is called after each deal."""
     preset, options = VARIANTS[variant]
     stats: dict[str, BotStats] = {}
     n = len(table)
@@ -105,6 +130,11 @@ def duplicate(
                 entry.score += result.scores[seat]
                 entry.wins += won
                 entry.games += 1
+                rank = result.ranks[seat]
+                entry.places += [0] * (max(rank, n) - len(entry.places))
+                entry.places[rank - 1] += 1
+        if progress is not None:
+            progress(deal + 1, stats)
     return stats
 
 
@@ -119,6 +149,22 @@ def heads_ratios(stats: dict[str, BotStats]) -> str:
     )
 
 
+def subject_summary(variant: str, stats: dict[str, BotStats], table: Sequence[type[Bot]]) -> str:
+    """Seat 0's bot against the others: its win rate with its 95% interval against the
+    fair share, its places, and the mean scores."""
+    subject, other = table[0].name, table[1].name
+    bot, rest = stats[subject], stats[other]
+    low, high = wilson(bot.wins, bot.games)
+    fair = 1 / len(table)
+    verdict = "above" if low > fair else "not clearly above"
+    places = "/".join(f"{share:.0%}" for share in bot.place_shares())
+    return (
+        f"{variant:24} {subject} win {bot.win_rate:6.1%}  95% CI [{low:.1%}, {high:.1%}]"
+        f"  games {bot.games}  ({verdict} the fair {fair:.0%})  places {places}"
+        f"  mean score: {subject} {bot.mean:.2f}, {other} {rest.mean:.2f}"
+    )
+
+
 def mc_summary(
     variant: str,
     stats: dict[str, BotStats],
@@ -126,16 +172,23 @@ def mc_summary(
     table: Sequence[type[Bot]] = TABLES["mc-vs-rules"],
 ) -> str:
     """The first bot's win rate with its 95% interval, against the fair share (tables of
-    one bot against three others: the Monte Carlo or the learned bot)."""
-    bot, other = stats[table[0].name], stats[table[1].name]
-    low, high = wilson(bot.wins, bot.games)
-    fair = 1 / seats
-    verdict = "above" if low > fair else "not clearly above"
-    return (
-        f"{variant:24} {table[0].name} win {bot.win_rate:6.1%}  95% CI [{low:.1%}, {high:.1%}]"
-        f"  games {bot.games}  ({verdict} the fair {fair:.0%})  mean score: {table[0].name}"
-        f" {bot.mean:.2f}, {table[1].name} {other.mean:.2f}"
-    )
+    one bot against three others)."""
+    return subject_summary(variant, stats, table[:seats])
+
+
+def table_for(name: str, subject: str | None) -> Sequence[type[Bot]]:
+    """The bots of table `name`, with `subject` (a bot name) in seat 0 if given."""
+    table = TABLES[name]
+    if subject is None:
+        return table
+    if name not in SUBJECT_TABLES:
+        raise ValueError(f"--bot goes with --table {', '.join(SUBJECT_TABLES)}")
+    return (SUBJECTS[subject], *table[1:])
+
+
+def load() -> str:
+    """The machine's 1, 5 and 15 minute load averages (figures depend on them)."""
+    return " ".join(f"{value:.1f}" for value in os.getloadavg())
 
 
 def main() -> None:
@@ -147,15 +200,34 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", action="append", choices=sorted(VARIANTS))
     parser.add_argument("--table", choices=sorted(TABLES), default="mixed")
+    parser.add_argument("--bot", choices=sorted(SUBJECTS), help="seat 0's bot (subject tables)")
     args = parser.parse_args()
     if args.deals < 1 or args.decision_ms < 1:
         parser.error("--deals and --decision-ms must be at least 1")
-    table = TABLES[args.table]
+    try:
+        table = table_for(args.table, args.bot)
+    except ValueError as error:
+        parser.error(str(error))
+    if args.table in ("vs-greedy", "vs-mc64") and args.variant is None:
+        args.variant = [v for v in VARIANTS if v.startswith("6nimmt")]
+    if args.table in ("vs-greedy", "vs-mc64") and not all(
+        v.startswith("6nimmt") for v in args.variant
+    ):
+        parser.error("the baselines play the 6 nimmt! family only")
     rows: list[tuple[str, str, BotStats]] = []
     summaries: list[str] = []
+    print(f"load average at the start: {load()}", flush=True)
     for variant in args.variant or VARIANTS:
         started = time.monotonic()
-        stats = duplicate(variant, args.deals, args.decision_ms, args.seed, table)
+        report = None
+        if args.table in SUBJECT_TABLES:
+
+            def report(done: int, totals: dict[str, BotStats], variant: str = variant) -> None:
+                print(
+                    f"  after {done} deals: " + subject_summary(variant, totals, table), flush=True
+                )
+
+        stats = duplicate(variant, args.deals, args.decision_ms, args.seed, table, report)
         for name, entry in stats.items():
             rows.append((variant, name, entry))
             print(
@@ -163,17 +235,24 @@ def main() -> None:
                 f"  games {entry.games}  ({time.monotonic() - started:.0f} s)",
                 flush=True,
             )
-        if args.table in ONE_AGAINST_THREE:
-            summaries.append(mc_summary(variant, stats, len(table), table))
+        if args.table in SUBJECT_TABLES:
+            summaries.append(subject_summary(variant, stats, table))
             print(summaries[-1], flush=True)
         elif variant == "6nimmt:rounds=1" and (ratios := heads_ratios(stats)):
             summaries.append(f"{variant}: {ratios}")
             print(summaries[-1], flush=True)
-    print("\n| variant | bot | mean score | win rate | games |\n|---|---|---:|---:|---:|")
+    print("\n| variant | bot | mean score | win rate | 95% interval | places 1st-4th | games |")
+    print("|---|---|---:|---:|---:|---|---:|")
     for variant, name, entry in rows:
-        print(f"| {variant} | {name} | {entry.mean:.2f} | {entry.win_rate:.1%} | {entry.games} |")
+        low, high = wilson(entry.wins, entry.games)
+        places = "/".join(f"{share:.0%}" for share in entry.place_shares())
+        print(
+            f"| {variant} | {name} | {entry.mean:.2f} | {entry.win_rate:.1%} |"
+            f" {low:.1%} - {high:.1%} | {places} | {entry.games} |"
+        )
     for summary in summaries:
         print(summary)
+    print(f"load average at the end: {load()}")
 
 
 if __name__ == "__main__":

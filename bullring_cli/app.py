@@ -10,11 +10,14 @@ file...) are caught once, by :class:`~referee.cli_errors.UserErrorGroup`: one li
 
 from __future__ import annotations
 
+from importlib.metadata import version
+from typing import Annotated
+
 import typer
 
-from bullring_cli import demo
+from bullring_cli import demo, help_format, new_bot
 from leaderboard import cli as cli_leaderboard
-from referee import cli_bot, cli_league, cli_play, cli_replay
+from referee import cli_bot, cli_debug, cli_league, cli_play, cli_replay
 from referee.cli_errors import UserErrorGroup
 
 app = typer.Typer(
@@ -25,11 +28,34 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+assert help_format  # imported for its effect: flags show no `<bool>` in --help
+
+
+def show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"bullring {version('bullring')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=show_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Bullring: a bot tournament platform for the 6 nimmt! family of card games."""
+
+
 app.command("play")(cli_play.play)
 app.command("replay")(cli_replay.replay)
+app.command("debug")(cli_debug.debug)
 app.add_typer(cli_league.app, name="league")
 app.add_typer(cli_bot.app, name="bot")
 app.command("demo")(demo.demo)
+app.command("new-bot")(new_bot.new_bot)
 app.add_typer(cli_leaderboard.app, name="leaderboard")
 
 

@@ -7,7 +7,6 @@ inside the installed ``example_bots`` package.
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 from importlib import resources
 from pathlib import Path
@@ -37,14 +36,6 @@ def demo(
         # The demo runs only the shipped example bots: it may do without the sandbox.
         typer.echo(f"notice: the demo runs its example bots unsandboxed: {problem}", err=True)
         config = config.with_overrides(sandbox=NO_SANDBOX)
-    if importlib.util.find_spec("numpy") is None and any(
-        b.name == "montecarlo_bot" for b in config.bots
-    ):  # numpy is the batch extra, which the Monte Carlo bot's playouts need
-        typer.echo(
-            "notice: numpy is not installed, so the Monte Carlo bot cannot start and "
-            "forfeits its seats: pip install 'bullring[batch]'",
-            err=True,
-        )
     store = out / "league.sqlite"
     if store.exists():
         try:
@@ -64,7 +55,9 @@ def demo(
         for variant, rows in standings_json(done)["variants"].items():
             best = rows[0] if rows else None
             if best:
-                typer.echo(f"  {variant}: best {best['bot']} ({best['rating']:.2f})")
+                typer.echo(
+                    f"  {variant}: best {best['bot']} (rating {best['rating']:.2f}: mu - 3 sigma)"
+                )
     site = out / "site"
     shutil.rmtree(site, ignore_errors=True)
     try:

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from leaderboard.build import BuildError, build_site
+from referee.league.config import load_league
 
 app = typer.Typer(
     help="Build the static leaderboard site from a league store.", no_args_is_help=True
@@ -22,13 +23,25 @@ def leaderboard() -> None:
 
 @app.command()
 def build(
-    store: Annotated[Path, typer.Option("--store", help="The league's SQLite store file.")],
     out: Annotated[Path, typer.Option("--out", help="Folder to write the site into.")],
+    league: Annotated[
+        Path | None,
+        typer.Argument(help="The league file (TOML) or its store (.sqlite); or --store."),
+    ] = None,
+    store: Annotated[
+        Path | None, typer.Option("--store", help="The league's SQLite store file.")
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the build report as JSON.")
     ] = False,
 ) -> None:
     """Write the static site (index, standings, charts, bot pages, match replays)."""
+    if (league is None) == (store is None):
+        typer.echo("error: give the league file (or its store) or --store, one of them", err=True)
+        raise typer.Exit(2)
+    if league is not None:
+        store = load_league(league).store if league.suffix == ".toml" else league
+    assert store is not None
     try:
         report = build_site(store, out)
     except BuildError as exc:

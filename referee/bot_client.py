@@ -25,8 +25,10 @@ What a bot cannot do to the referee through it:
 
 Classification of a failed call: the deadline passed (TIMEOUT); the process died
 (``BotProcess.exit_fault()``: CRASH, or RESOURCE for a sandbox limit); the connection was
-refused or cut while the process lives (UNAVAILABLE); anything else, an oversized reply
-and any error status included, is PROTOCOL.
+refused or cut while the process lives (UNAVAILABLE); an error status whose details
+carry the bot's exception (:mod:`sdk.error_status`, read as untrusted: bounded and
+cleaned) is EXCEPTION, with the bot's traceback; anything else, an oversized reply and
+any other error status included, is PROTOCOL.
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ from google.protobuf.message import Message
 
 from referee.process import BotLease, BotProcess, channel_options
 from referee.spec import Fault, FaultKind
-from sdk import codec
+from sdk import codec, error_status
+from sdk.error_status import BotException
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.runtime import BOT_SERVICE
 
@@ -120,16 +123,29 @@ class Answer:
 
 
 class _Failure(Exception):
-    """A failed exchange: the status code it counts as and a one-line detail."""
+    """A failed exchange: the status code it counts as, a one-line detail and the bot's
+    exception if its status details carry one."""
 
-    def __init__(self, code: grpc.StatusCode, detail: str) -> None:
+    def __init__(
+        self, code: grpc.StatusCode, detail: str, exception: BotException | None = None
+    ) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
+        self.exception = exception
 
     @classmethod
     def of(cls, error: grpc.aio.AioRpcError) -> _Failure:
-        return cls(error.code(), f"{error.code().name}: {one_line(error.details() or '')}")
+        exception = error_status.read_exception(_metadata(error.trailing_metadata()))
+        detail = f"{error.code().name}: {one_line(error.details() or '')}"
+        return cls(error.code(), detail, exception)
+
+
+def _metadata(metadata: object) -> list[tuple[str, str | bytes]]:
+    """A call's trailing metadata as (key, value) pairs (none if it is not a sequence)."""
+    if not isinstance(metadata, grpc.aio.Metadata | tuple | list):
+        return []
+    return [(str(k), v) for k, v in metadata if isinstance(v, str | bytes)]
 
 
 class BotClient:
@@ -301,6 +317,9 @@ class BotClient:
         self, failure: _Failure, n: int, timeout_s: float | None, prefix: str = ""
     ) -> Fault:
         kind, detail = await self._classify(failure, timeout_s)
+        exception = failure.exception
+        if kind == FaultKind.EXCEPTION and exception is not None:
+            return Fault(self.seat, kind, n, prefix + detail, exception.traceback)
         return Fault(self.seat, kind, n, prefix + detail)
 
     async def _classify(self, failure: _Failure, timeout_s: float | None) -> tuple[FaultKind, str]:
@@ -311,6 +330,8 @@ class BotClient:
             return FaultKind.TIMEOUT, f"no answer within {waited}"
         if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
             return FaultKind.PROTOCOL, f"oversized reply ({detail})"
+        if failure.exception is not None:  # the bot answered: its process is alive
+            return FaultKind.EXCEPTION, one_line(failure.exception.headline())
         if code in LOST_CONNECTION_CODES:
             process = self.process
             if process is not None and await process.wait_exit(CRASH_WAIT_S):
@@ -328,8 +349,10 @@ async def _stream_end(stream: Stream) -> _Failure:
     try:
         code = await asyncio.wait_for(stream.code(), STREAM_END_GRACE_S)
         details = await asyncio.wait_for(stream.details(), STREAM_END_GRACE_S)
+        trailing = await asyncio.wait_for(stream.trailing_metadata(), STREAM_END_GRACE_S)
     except TimeoutError:
         return _Failure(grpc.StatusCode.UNKNOWN, "the decision stream ended without a status")
     if code == grpc.StatusCode.OK:
         return _Failure(grpc.StatusCode.UNKNOWN, "the bot ended its decision stream")
-    return _Failure(code, f"{code.name}: {one_line(details or '')}")
+    exception = error_status.read_exception(_metadata(trailing))
+    return _Failure(code, f"{code.name}: {one_line(details or '')}", exception)

@@ -5,8 +5,8 @@ its manifest's command in the sandbox, a private Unix socket, resource limits). 
 then
 
 1. waits for grpc.health.v1 to report SERVING within the setup limit;
-2. calls Hello: the protocol version must be the referee's, the name non-empty and every
-   claimed variant a known preset;
+2. calls Hello: the protocol version must be the referee's, the name non-empty, name and
+   version those of the manifest, and every claimed variant a known preset;
 3. plays ``games`` seeded matches of each variant the bot claims (or of the ones asked
    for) against the example bots (or given opponents), the bot's seat rotating, with the
    referee's real clocks;
@@ -29,7 +29,7 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -104,6 +104,11 @@ class LeagueLook:
         match_id = league_match_id(self.league, self.next_seq)
         self.next_seq += 1
         return match_id, match_seeds(self.key, self.league, seed, players)
+
+
+def quoted(lines: str) -> str:
+    """A bot's lines (a traceback, its output), indented under a problem; "" for none."""
+    return "".join(f"\n    | {line}" for line in lines.splitlines())
 
 
 def hello_mismatches(hello: dict[str, Any], spec: BotSpec) -> list[str]:
@@ -219,7 +224,7 @@ async def check_hello(report: CheckReport, pool: BotPool, spec: BotSpec) -> list
     try:
         lease = await pool.lease(spec, setup_s)
     except BotStartError as exc:
-        report.problems.append(f"health: {exc.kind.value}: {exc.detail}")
+        report.problems.append(f"health: {exc.kind.value}: {exc.detail}" + quoted(exc.output))
         return None
     report.healthy = True
     client = BotClient(0, lease)
@@ -240,7 +245,6 @@ async def check_hello(report: CheckReport, pool: BotPool, spec: BotSpec) -> list
         "history_deltas": reply.history_deltas,
         "decide_stream": reply.decide_stream,
     }
-    report.notes += hello_mismatches(report.hello, spec)
     mismatch = protocol_mismatch(reply)
     if mismatch is not None:
         report.problems.append(f"hello: {mismatch}")
@@ -253,6 +257,8 @@ async def check_hello(report: CheckReport, pool: BotPool, spec: BotSpec) -> list
         )
     if report.problems:
         return None
+    # A failure too, but the matches are still played, so that the report says all.
+    report.problems += hello_mismatches(report.hello, spec)
     return [v for v in claimed if v in PRESETS] or list(PRESETS)
 
 
@@ -319,7 +325,7 @@ async def check_variant(
             where = "setup" if first.decision < 0 else f"decision {first.decision}"
             report.problems.append(
                 f"{parsed.id} game {game} (seat {seat}): {len(mine)} fault(s), first "
-                f"{first.kind.value} at {where}: {first.detail}"
+                f"{first.kind.value} at {where}: {first.detail}" + quoted(first.traceback)
             )
             break  # one failing game is enough to fail the variant
     return result
@@ -338,23 +344,28 @@ async def check_bot(
     sandbox: SandboxConfig | None = None,
     look: LeagueLook | None = None,
     strict_opponents: bool = True,
+    progress: Callable[[str], None] | None = None,
 ) -> CheckReport:
     """Run the whole check on `spec` (see the module docstring), its processes in
     `sandbox` (default: the default sandbox); `look`: the league the matches are made to
-    look like (default: ids ``league-000001``..., a fresh key)."""
+    look like (default: ids ``league-000001``..., a fresh key); `progress` is told each
+    stage as it starts (one line)."""
+    say = progress or (lambda line: None)
     look = look or LeagueLook()
     started = time.monotonic()
     report = CheckReport(spec.name, spec.manifest, clock or ClockSpec())
     rivals = list(opponents) if opponents else default_opponents()
     async with BotPool(sandbox=sandbox or SandboxConfig()) as pool:
+        say("starting the bot and calling Hello")
         claimed = await check_hello(report, pool, spec)
         if claimed is not None:
             wanted = list(variants) if variants else claimed
-            for variant in wanted:
+            for number, variant in enumerate(wanted, start=1):
                 name = variant.partition(":")[0]
                 if name not in claimed:
                     report.problems.append(f"{variant}: the bot does not claim this variant")
                     continue
+                say(f"variant {number}/{len(wanted)}: {variant}, {games} game(s)")
                 part = await check_variant(
                     report,
                     pool,

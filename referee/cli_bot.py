@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from referee import cli_check
-from referee.check import LeagueLook, default_opponents, hello_mismatches, run_check
+from referee.check import LeagueLook, default_opponents, run_check
 from referee.cli_errors import fail
 from referee.cli_league import LOCK_TIMEOUT_OPTION, load
 from referee.league.config import LeagueConfig
@@ -57,7 +58,7 @@ def check_plays(bot: BotSpec, config: LeagueConfig, store: Path) -> list[str]:
             look=look,
             strict_opponents=False,
         )
-        problems += hello_mismatches(report.hello, bot) + report.problems
+        problems += report.problems  # Hello's name and version against the manifest too
         if problems:
             break
     return problems
@@ -69,8 +70,12 @@ def submit(
     league: Annotated[Path, typer.Option("--league", help="The league file (TOML).")],
     store: Annotated[Path | None, typer.Option(help="Store file (default: the file's).")] = None,
     lock_timeout: Annotated[float, LOCK_TIMEOUT_OPTION] = LOCK_TIMEOUT_S,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
 ) -> None:
-    """Register a bot (or a new version of one) after a short check that it plays."""
+    """Register a bot (or a new version of one) after a short check that it plays.
+
+    A bot the league file names is checked too (the league registers it unchecked when
+    it runs). Exits 0 when registered, 1 when the check fails, 2 on a bad argument."""
     config = load(league)
     store_path = store or config.store
     check_lock_timeout(lock_timeout)
@@ -85,16 +90,29 @@ def submit(
     problem = available(config.sandbox)
     if problem is not None:
         raise fail(problem)
-    typer.echo(f"checking {bot.key} (bullring bot check) on {len(config.variants)} variant(s)")
+    typer.echo(
+        f"checking {bot.key} (bullring bot check) on {len(config.variants)} variant(s)",
+        err=as_json,
+    )
     problems = check_plays(bot, config, store_path)
     if problems:
-        typer.echo(f"{bot.key} not registered: {problems[0]}", err=True)
-        for problem in problems[1:MAX_PROBLEM_LINES]:
-            typer.echo(f"  also: {problem}", err=True)
+        if as_json:
+            outcome = {"bot": bot.key, "registered": False, "problems": problems}
+            typer.echo(json.dumps(outcome, indent=2))
+        else:
+            typer.echo(f"{bot.key} not registered: {problems[0]}", err=True)
+            for problem in problems[1:MAX_PROBLEM_LINES]:
+                typer.echo(f"  also: {problem}", err=True)
         raise typer.Exit(1)
     with store_errors(store_path, lock_timeout):
         message = register_submission(config, bot, store_path, lock_timeout)
-    typer.echo(message)
+    if any(named.key == bot.key for named in config.bots):
+        message = f"{bot.key} (named in {league}) passed the check; {message}"
+    if as_json:
+        outcome = {"bot": bot.key, "registered": True, "problems": [], "message": message}
+        typer.echo(json.dumps(outcome, indent=2))
+    else:
+        typer.echo(message)
 
 
 # `bullring bot check` lives in its own module (referee/check.py, referee/cli_check.py).

@@ -31,8 +31,10 @@ def print_report(report: CheckReport, console: Console) -> None:
     if report.variants:
         deadline = report.clock.decision_ms
         table = Table(title=f"{report.bot}: decision latency (deadline {deadline} ms)")
-        for column in ("variant", "games", "calls", "p50 ms", "p99 ms", "max ms", "late"):
-            table.add_column(column, justify="left" if column == "variant" else "right")
+        longest = max(len(v.variant) for v in report.variants)
+        table.add_column("variant", no_wrap=True, min_width=longest)  # never cut
+        for column in ("games", "calls", "p50 ms", "p99 ms", "max ms", "late"):
+            table.add_column(column, justify="right")
         table.add_column("faults")
         table.add_column("note")
         for v in report.variants:
@@ -101,8 +103,11 @@ def check(
             raise fail(f"--games: must be at most {MAX_CHECK_GAMES}, not {games:,}")
         sandbox = local_sandbox(no_sandbox, [bot, *(opponents or [])])
     console = Console(stderr=as_json, highlight=False)
-    if not as_json:
-        console.print(f"checking {bot.key} ...")
+    console.print(f"checking {bot.key} ...")
+
+    def progress(stage: str) -> None:
+        console.print(f"  {stage} ...", style="dim")
+
     report = run_check(
         bot,
         games=games,
@@ -113,6 +118,7 @@ def check(
         seed=seed,
         keep_going=keep_going,
         sandbox=sandbox,
+        progress=progress,
     )
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))

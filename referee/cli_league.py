@@ -20,6 +20,7 @@ from referee.league.executors import RefereeRunner, make_executor
 from referee.league.runner import LeagueRunner, LeagueSummary, Progress
 from referee.league.store import LeagueStore, StoreError, store_errors
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout, check_parallel
+from referee.process import ProcessLimits
 from referee.sandbox import available
 
 PIPED_WIDTH = 160  # columns of the standings when not printed to a terminal (none cut)
@@ -47,10 +48,13 @@ def run_with_progress(
     show: bool,
     lock_timeout: float = LOCK_TIMEOUT_S,
     new_key: bool = False,
+    log_dir: Path | None = None,
 ) -> LeagueSummary:
     """Run a league, drawing a progress bar (matches done, rate, time left) on stderr.
-    Its bots run in the league file's sandbox (see :func:`require_sandbox`)."""
-    factory = functools.partial(RefereeRunner, config.sandbox)
+    Its bots run in the league file's sandbox (see :func:`require_sandbox`); with
+    `log_dir`, every bot process's full output is kept there."""
+    limits = ProcessLimits(log_dir=str(log_dir.resolve())) if log_dir is not None else None
+    factory = functools.partial(RefereeRunner, config.sandbox, limits)
     runner_executor = make_executor(executor, config.workers, factory, address=address)
     with Bar(
         TextColumn("[bold]{task.description}"),
@@ -121,6 +125,9 @@ def run(
         bool, typer.Option("--new-key", help="Replace a lost league key (docs/leagues.md).")
     ] = False,
     lock_timeout: Annotated[float, LOCK_TIMEOUT_OPTION] = LOCK_TIMEOUT_S,
+    log_dir: Annotated[
+        Path | None, typer.Option(help="Keep every bot's full output there, a file per process")
+    ] = None,
 ) -> None:
     """Play every match of the league that has no result yet (resumes where it stopped)."""
     config = load(file)
@@ -142,6 +149,7 @@ def run(
             progress,
             lock_timeout=lock_timeout,
             new_key=new_key,
+            log_dir=log_dir,
         )
     except KeyboardInterrupt:
         typer.echo("interrupted: run the same command again to resume", err=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
@@ -10,11 +11,13 @@ from typing import Annotated
 import typer
 
 from referee import replay as replay_file
+from referee.bot_output import OutputEcho
 from referee.cli_errors import CLOCK_FLAGS, fail, user_errors
 from referee.limits import check_clock
 from referee.manifest import resolve_bot
 from referee.match import MatchObserver, new_match_id, play_match
-from referee.process import BotPool
+from referee.preflight import preflight
+from referee.process import BotPool, ProcessLimits
 from referee.sandbox import NO_SANDBOX, SandboxConfig, available
 from referee.spec import BotSpec, ClockSpec, MatchResult, MatchSpec
 from referee.trace import TracePrinter
@@ -37,10 +40,17 @@ def local_sandbox(no_sandbox: bool, bots: Sequence[BotSpec]) -> SandboxConfig:
 
 
 async def play_in(
-    match: MatchSpec, sandbox: SandboxConfig, observer: MatchObserver | None
+    match: MatchSpec,
+    sandbox: SandboxConfig,
+    observer: MatchObserver | None,
+    limits: ProcessLimits | None = None,
+    echo: OutputEcho | None = None,
 ) -> MatchResult:
-    """Play one match in its own pool of `sandbox`ed processes, all gone when it returns."""
-    async with BotPool(sandbox=sandbox) as pool:
+    """Play one match in its own pool of `sandbox`ed processes, all gone when it returns,
+    their output echoed live by `echo`. BotNotReady, before the match, for a bot that does
+    not start or does not claim the variant."""
+    async with BotPool(limits or ProcessLimits(), sandbox=sandbox, echo=echo) as pool:
+        await preflight(pool, match.bots, match.variant, match.clock.setup_ms)
         return await play_match(match, pool, observer)
 
 
@@ -59,9 +69,22 @@ def play(
     max_faults: Annotated[int, typer.Option(help="Faults before a seat is forfeited")] = 3,
     replay_out: Annotated[Path | None, typer.Option(help="Write the replay (.json/.gz)")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final table")] = False,
+    quiet_bots: Annotated[
+        bool, typer.Option("--quiet-bots", help="Hide what the bots print (shown live)")
+    ] = False,
+    log_dir: Annotated[
+        Path | None, typer.Option(help="Keep every bot's full output there, a file per process")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the result as JSON (no trace, no bot output)")
+    ] = False,
     no_sandbox: Annotated[bool, typer.Option("--no-sandbox", help=NO_SANDBOX_HELP)] = False,
 ) -> None:
-    """Play one match and print it step by step."""
+    """Play one match and print it step by step, with each bot's output live.
+
+    What a bot prints (stdout and stderr) is shown as it comes, each line prefixed by its
+    seat and name (--quiet-bots hides it). A bot that does not start or does not claim the
+    variant is refused before the match (exit 2)."""
     with user_errors():
         spec = parse_variant(variant)
         check_players(spec.preset, len(bot))
@@ -79,7 +102,22 @@ def play(
         check_clock(clock, CLOCK_FLAGS)
         match = MatchSpec(new_match_id(), spec.preset.name, spec.options, seed, bots, clock)
         printer = TracePrinter(seat=seat, steps=not quiet)
-        result = asyncio.run(play_in(match, sandbox, printer))
+        echo = None if quiet_bots or as_json else OutputEcho(printer.console)
+        limits = ProcessLimits(log_dir=str(log_dir)) if log_dir is not None else None
+        if log_dir is not None:
+            log_dir.mkdir(parents=True, exist_ok=True)
+        observer = None if as_json else printer
+        result = asyncio.run(play_in(match, sandbox, observer, limits, echo))
         if replay_out is not None and result.replay is not None:
             replay_file.save(result.replay, replay_out)
+        if as_json:
+            data = result.to_json()
+            data.pop("replay", None)
+            data["bots"] = [b.key for b in bots]
+            data["replay_file"] = str(replay_out) if replay_out is not None else None
+            typer.echo(json.dumps(data, indent=2))
+            return
+        if replay_out is not None:
             printer.console.print(f"replay written to {replay_out}")
+        if log_dir is not None:
+            printer.console.print(f"bot logs kept in {log_dir}")

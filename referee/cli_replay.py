@@ -11,7 +11,9 @@ import typer
 
 from referee import replay as replay_file
 from referee.cli_errors import fail, user_errors
+from referee.replay_browser import browse, frame_console
 from referee.replay_model import ReplayDecision
+from referee.replay_source import load_replay
 from referee.spec import Fault, MatchResult
 from referee.trace import TracePrinter
 from sdk.game import Option
@@ -34,34 +36,66 @@ class ReplayedChoice:
 
 
 def replay(
-    file: Annotated[Path, typer.Argument(help="A replay written by play --replay-out or a league")],
+    file: Annotated[
+        Path,
+        typer.Argument(help="A replay file (play --replay-out), or a league file or store"),
+    ],
+    match_id: Annotated[
+        str | None, typer.Argument(help="The match, when FILE is a league or its store")
+    ] = None,
     seat: Annotated[int | None, typer.Option(help="Show the match as this seat saw it")] = None,
     step: Annotated[
-        bool, typer.Option("--step", help="Press Enter to advance (a terminal)")
-    ] = False,
+        bool,
+        typer.Option(
+            "--step/--print-all",
+            help="Step through it (n, b, j N, q) in a terminal; --print-all prints it all",
+        ),
+    ] = True,
+    export: Annotated[
+        Path | None,
+        typer.Option(help="Write the replay to this file (.json or .json.gz) instead"),
+    ] = None,
 ) -> None:
-    """Re-simulate a replay (it must match exactly) and print every step."""
+    """Re-simulate a replay (it must match exactly), then step through it in a terminal
+    (next, back, jump, quit) or print every step when piped.
+
+    FILE is a replay file, or a league (its file or store) with MATCH_ID: a league match."""
     with user_errors():
-        data = replay_file.load(file)
+        data = load_replay(file, match_id)
         replay_file.verify(data, str(file))
+        if export is not None:
+            replay_file.save(data, export)
+            typer.echo(f"replay of {data.match_id} written to {export}")
+            return
         players = data.players
         if seat is not None and not 0 <= seat < players:
             raise fail(f"--seat {seat}: seats are 0..{players - 1}")
-        interactive = step and sys.stdin.isatty()
         printer = TracePrinter(seat=seat)
+        screen = printer.console
+        interactive = step and sys.stdin.isatty() and screen.is_terminal
+        frames: list[str] = []
+
+        def new_frame() -> None:
+            """Print what follows into a frame of its own (a terminal's browser)."""
+            if interactive:
+                if frames or printer.console is not screen:
+                    frames.append(printer.console.export_text(styles=True))
+                printer.console = frame_console(screen)
+
+        new_frame()
         state = replay_file.new_state(data)
         printer.on_start(state, [b.name for b in data.bots])
         for fault in data.setup_faults:
             printer.on_fault(fault)
         for group in replay_file.steps(data):
+            new_frame()
             choices = [ReplayedChoice.of(r) for r in group]
             for choice in choices:
                 state.apply(choice.seat, choice.option)
                 if choice.fault is not None:
                     printer.on_fault(choice.fault)
             printer.on_step(state, choices)
-            if interactive:
-                input("-- Enter for the next step --")
+        new_frame()
         result = data.final_result()
         printer.on_end(
             MatchResult(
@@ -75,3 +109,12 @@ def replay(
                 replay=data,
             )
         )
+        if interactive:
+            frames.append(printer.console.export_text(styles=True))
+
+            def show(frame: str) -> None:
+                screen.clear()
+                screen.file.write(frame)  # already rendered (bots' text escaped)
+                screen.file.flush()
+
+            browse(frames, screen.input, show)

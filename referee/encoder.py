@@ -15,13 +15,16 @@ decoder (:mod:`sdk.view_decoder`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import cast
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, cast
+
+from google.protobuf.message import Message
 
 from sdk.codec import (
+    GAME_FIELDS,
+    CodecError,
     event_to_proto,
     field_tag,
-    game_to_proto,
     history_record,
     length_delimited,
     option_to_proto,
@@ -33,12 +36,16 @@ from sdk.protocol.bullring.v1 import bot_pb2 as pb
 _VIEW_HEADER_TAG = field_tag(pb.View.HEADER_FIELD_NUMBER)
 _REQUEST_VIEW_TAG = field_tag(pb.DecideRequest.VIEW_FIELD_NUMBER)
 _OPTION_TAG = field_tag(pb.DecideRequest.OPTIONS_FIELD_NUMBER)
+# Each view type's View.game tag on the wire, and the function making its message.
+_GAME_ENCODERS: dict[type, tuple[bytes, Callable[[Any], Message]]] = {
+    kind: (field_tag(number), to_proto) for kind, (number, to_proto) in GAME_FIELDS.items()
+}
 
 
 class MatchEncoder:
     """Encodes the Decide requests of one match (one encoder per match)."""
 
-    __slots__ = ("_game_tags", "_histories", "_match_fields", "_option_records", "_records")
+    __slots__ = ("_histories", "_match_fields", "_option_records", "_records")
 
     def __init__(self) -> None:
         # (options, a copy of them, variant, players) -> those fields on the wire
@@ -50,7 +57,6 @@ class MatchEncoder:
         # id(first event) -> (the longest history seen that starts with it, its records)
         self._histories: dict[int, tuple[Sequence[Event], bytes]] = {}
         self._option_records: dict[Option, bytes] = {}
-        self._game_tags: dict[int, bytes] = {}
 
     def decide_request(
         self,
@@ -80,10 +86,10 @@ class MatchEncoder:
 
     def view_bytes(self, view: View, history_offset: int = 0) -> bytes:
         """A View message on the wire, its history from index `history_offset` on."""
-        field_number, game = game_to_proto(view)
-        game_tag = self._game_tags.get(field_number)
-        if game_tag is None:
-            game_tag = self._game_tags[field_number] = field_tag(field_number)
+        encoder = _GAME_ENCODERS.get(type(view))
+        if encoder is None:
+            raise CodecError(f"not a view: {type(view).__name__}")
+        game_tag, game_to_proto = encoder
         header = view.header
         history = header.history
         if history_offset:
@@ -92,7 +98,7 @@ class MatchEncoder:
             records = self._history_records(history)
         header_bytes = self._header_fields(header) + records
         return length_delimited(_VIEW_HEADER_TAG, header_bytes) + length_delimited(
-            game_tag, game.SerializeToString()
+            game_tag, game_to_proto(view).SerializeToString()
         )
 
     def _header_fields(self, header: ViewHeader) -> bytes:

@@ -219,8 +219,10 @@ class MatchRunner:
         try:
             seat.lease = await self.pool.lease(seat.spec, limit_s)
         except BotStartError as exc:
-            self.record_fault(seat, Fault(seat.index, exc.kind, SETUP, exc.detail))
+            self.record_fault(seat, Fault(seat.index, exc.kind, SETUP, exc.detail, exc.output))
             return
+        if seat.lease.process is not None:
+            seat.lease.process.seat = seat.index  # (what its output echo is prefixed with)
         seat.client = client = BotClient(seat.index, seat.lease)
 
         def left() -> float | None:

@@ -27,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -46,6 +47,7 @@ from referee.sandbox import (
     private_folder,
 )
 from referee.spec import BotSpec, FaultKind
+from sdk.error_status import clean
 from sdk.errors import BullringError
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 
@@ -60,6 +62,8 @@ BOT_ENV_DEFAULTS = {
 }
 # gRPC options for every referee->bot channel; replies above this size are PROTOCOL faults.
 MAX_REPLY_BYTES = 64 * 1024
+# How much of the output of a bot that died starting its fault quotes (its last lines).
+STARTUP_OUTPUT_CHARS = 4000
 
 
 def file_stem(name: str) -> str:
@@ -100,35 +104,61 @@ class ProcessLimits:
 
 
 class BotStartError(BullringError):
-    """A bot could not be made ready; `kind` is the fault to record."""
+    """A bot could not be made ready; `kind` is the fault to record, `output` the end of
+    what the bot printed (its lines intact) when it died starting."""
 
-    def __init__(self, kind: FaultKind, detail: str) -> None:
+    def __init__(self, kind: FaultKind, detail: str, output: str = "") -> None:
         super().__init__(detail)
         self.kind = kind
         self.detail = detail
+        self.output = output
+
+
+# A line of a bot's output as the live echo (``bullring play``) gets it, at most.
+ECHO_LINE_BYTES = 1000
+OutputEcho = Callable[["BotProcess", bytes], None]
 
 
 class _LogSink:
-    """Drains a pipe into a file, keeping at most `limit` bytes (the rest is counted)."""
+    """Drains a pipe into a file, keeping at most `limit` bytes (the rest is counted);
+    with `echo`, also hands it every line (cut to ECHO_LINE_BYTES) as it comes."""
 
-    def __init__(self, pipe: IO[bytes], path: Path, limit: int) -> None:
+    def __init__(
+        self, pipe: IO[bytes], path: Path, limit: int, echo: Callable[[bytes], None] | None
+    ) -> None:
         self.path = path
         self.limit = limit
         self.dropped = 0
         self._pipe = pipe
+        self._echo = echo
+        self._partial = b""
         self._thread = threading.Thread(target=self._run, name=f"botlog:{path.name}", daemon=True)
         self._thread.start()
+
+    def _lines(self, chunk: bytes) -> None:
+        """Echo the complete lines of `chunk` (a line longer than ECHO_LINE_BYTES is cut)."""
+        assert self._echo is not None
+        *lines, self._partial = (self._partial + chunk).split(b"\n")
+        if len(self._partial) > ECHO_LINE_BYTES:
+            lines.append(self._partial)
+            self._partial = b""
+        for line in lines:
+            self._echo(line[:ECHO_LINE_BYTES])
 
     def _run(self) -> None:
         written = 0
         with open(self.path, "wb") as out:
             while chunk := os.read(self._pipe.fileno(), 65536):
+                if self._echo is not None:
+                    self._lines(chunk)
                 keep = chunk[: max(0, self.limit - written)]
                 if keep:
                     out.write(keep)
                     out.flush()
                     written += len(keep)
                 self.dropped += len(chunk) - len(keep)
+            if self._echo is not None and self._partial:
+                self._echo(self._partial)
             if self.dropped:
                 out.write(f"\n[bullring: {self.dropped} more bytes of output dropped]\n".encode())
         self._pipe.close()
@@ -141,9 +171,14 @@ class BotProcess:
     """One running bot process (see the module docstring)."""
 
     def __init__(
-        self, spec: BotSpec, limits: ProcessLimits, sandbox: SandboxConfig | None = None
+        self,
+        spec: BotSpec,
+        limits: ProcessLimits,
+        sandbox: SandboxConfig | None = None,
+        echo: OutputEcho | None = None,
     ) -> None:
-        """Start `spec` in the sandbox `sandbox` (None or disabled: unsandboxed).
+        """Start `spec` in the sandbox `sandbox` (None or disabled: unsandboxed); `echo`
+        gets each line of its output (stdout and stderr) as it comes.
 
         SandboxUnavailable if the sandbox cannot run here; BotStartError (UNAVAILABLE) if
         this bot cannot be sandboxed as its manifest says."""
@@ -151,6 +186,7 @@ class BotProcess:
             raise ValueError(f"bot {spec.name} has no command to start")
         self.spec = spec
         self.limits = limits
+        self.seat: int | None = None  # the seat of its current lease (for the echo)
         self.box: BotSandbox | None = None
         if sandbox is not None and sandbox.enabled:
             ensure_available(sandbox)
@@ -193,7 +229,8 @@ class BotProcess:
                 self.box.clean_up()
             raise
         assert self.popen.stdout is not None
-        self._log = _LogSink(self.popen.stdout, self.log_path, limits.log_bytes)
+        on_line = (lambda line: echo(self, line)) if echo is not None else None
+        self._log = _LogSink(self.popen.stdout, self.log_path, limits.log_bytes, on_line)
 
     @property
     def pid(self) -> int:
@@ -301,9 +338,13 @@ class BotProcess:
             raise BotStartError(FaultKind.UNAVAILABLE, str(exc)) from None
 
     def _crash_error(self, when: str) -> BotStartError:
+        """The error of a bot that died starting: its last line in the detail, the end of
+        its output (a traceback, say) with its lines intact in ``output``."""
         kind, why = self.exit_fault()
-        tail = self.log_tail(500).strip().replace("\n", " | ")
-        return BotStartError(kind, f"{why} {when}" + (f": {tail}" if tail else ""))
+        self._log.join(0.5)  # the pipe closes with the process: its output is all there
+        tail = clean(self.log_tail(STARTUP_OUTPUT_CHARS).strip(), STARTUP_OUTPUT_CHARS, True)
+        last = tail.rpartition("\n")[2]
+        return BotStartError(kind, f"{why} {when}" + (f": {last}" if last else ""), tail)
 
     def stop(self) -> None:
         """Kill the process tree, reap it, remove its cgroup and files. Sandboxed: SIGKILL
@@ -423,6 +464,7 @@ class BotPool:
     _idle: dict[str, list[BotProcess]] = field(default_factory=dict)
     _all: set[BotProcess] = field(default_factory=set)
     started: int = 0  # processes started so far (for tests and statistics)
+    echo: OutputEcho | None = None  # gets every line its bots print (bullring play)
 
     def __post_init__(self) -> None:
         # Check the sandbox now (once per process), not within a match's setup time.
@@ -440,7 +482,7 @@ class BotPool:
             if process.alive():
                 return BotLease(spec, process.address, process, fresh=False)
             await self._discard(process)
-        process = await asyncio.to_thread(BotProcess, spec, self.limits, self.sandbox)
+        process = await asyncio.to_thread(BotProcess, spec, self.limits, self.sandbox, self.echo)
         self._all.add(process)
         self.started += 1
         try:

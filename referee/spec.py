@@ -26,6 +26,7 @@ class FaultKind(enum.StrEnum):
     UNAVAILABLE = "UNAVAILABLE"  # the endpoint could not be reached or never became ready
     ILLEGAL = "ILLEGAL"  # chose an option that was not offered
     PROTOCOL = "PROTOCOL"  # malformed, empty, oversized or wrong-version reply
+    EXCEPTION = "EXCEPTION"  # the bot's own code raised (its traceback is in the fault)
     RESOURCE = "RESOURCE"  # the bot's process tree went over a sandbox limit (memory, ...)
 
 
@@ -172,25 +173,37 @@ class MatchSpec:
 
 @dataclass(frozen=True)
 class Fault:
-    """A recorded fault of one seat at one decision (decision -1: during setup)."""
+    """A recorded fault of one seat at one decision (decision -1: during setup).
+
+    ``detail`` is one line; ``traceback`` holds the bot's own lines when there are any (an
+    EXCEPTION's traceback, the end of the output of a bot that crashed at start-up),
+    cleaned of control characters and bounded (:mod:`sdk.error_status`)."""
 
     seat: int
     kind: FaultKind
     decision: int
     detail: str
+    traceback: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "seat": self.seat,
             "kind": self.kind.value,
             "decision": self.decision,
             "detail": self.detail,
         }
+        if self.traceback:
+            data["traceback"] = self.traceback
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Fault:
         return cls(
-            int(data["seat"]), FaultKind(data["kind"]), int(data["decision"]), data["detail"]
+            int(data["seat"]),
+            FaultKind(data["kind"]),
+            int(data["decision"]),
+            data["detail"],
+            str(data.get("traceback") or ""),
         )
 
 

@@ -73,6 +73,8 @@ class TracePrinter:
         self.console.rule(f"{state.variant}: {len(names)} players, view of {perspective}")
         for seat, name in enumerate(names):
             self.console.print(f"  seat {seat}: {name}")
+        if not self.steps:  # --quiet: not the deal either
+            return
         self.print_events(state)
         self.print_table(state)
 
@@ -98,6 +100,8 @@ class TracePrinter:
             f"[red]FAULT[/red] {self.who(fault.seat)} {fault.kind.value} at {when}: "
             + escape(fault.detail)  # a bot's own text: never console markup
         )
+        for line in fault.traceback.splitlines():  # cleaned: printable, bounded
+            self.console.print(f"  [dim]|[/dim] {escape(line)}", soft_wrap=True)
 
     def on_end(self, result: MatchResult) -> None:
         self.console.rule("result")

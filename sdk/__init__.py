@@ -32,8 +32,10 @@ from sdk.game import (
     from_view,
     new_game,
 )
+from sdk.game.cards import hornochsen_points, nimmt_heads
 from sdk.local import LocalDecision, LocalResult, play_local
 from sdk.match import DecisionClock, MatchInfo, MatchOutcome
+from sdk.search import seen_cards
 
 if TYPE_CHECKING:
     from sdk.runtime import run, serve
@@ -75,8 +77,11 @@ __all__ = [
     "ViewHeader",
     "XNimmtView",
     "from_view",
+    "hornochsen_points",
     "new_game",
+    "nimmt_heads",
     "play_local",
     "run",
+    "seen_cards",
     "serve",
 ]

@@ -314,12 +314,13 @@ def _hornochsen_from_proto(header: ViewHeader, m: pb.HornochsenView) -> Hornochs
     )
 
 
-_GAME_FIELDS: dict[type, tuple[int, Callable[[Any], Message]]] = {
+GAME_FIELDS: Mapping[type, tuple[int, Callable[[Any], Message]]] = {
     SixNimmtView: (pb.View.SIX_NIMMT_FIELD_NUMBER, _six_to_proto),
     XNimmtView: (pb.View.X_NIMMT_FIELD_NUMBER, _x_to_proto),
     ElevenNimmtView: (pb.View.ELEVEN_NIMMT_FIELD_NUMBER, _eleven_to_proto),
     HornochsenView: (pb.View.HORNOCHSEN_FIELD_NUMBER, _hornochsen_to_proto),
 }
+"""Each view type's View.game field number and the function making that field's message."""
 
 
 _GAME_NAMES = {f.number: f.name for f in pb.View.DESCRIPTOR.oneofs_by_name["game"].fields}
@@ -327,7 +328,7 @@ _GAME_NAMES = {f.number: f.name for f in pb.View.DESCRIPTOR.oneofs_by_name["game
 
 def game_to_proto(view: View) -> tuple[int, Message]:
     """The view's family part: the number of its View.game field, and its message."""
-    entry = _GAME_FIELDS.get(type(view))
+    entry = GAME_FIELDS.get(type(view))
     if entry is None:
         raise CodecError(f"not a view: {type(view).__name__}")
     field_number, to_proto = entry

@@ -7,8 +7,10 @@ stops accepting, lets calls in flight finish within a grace period and exits 0.
 
 Every (match_id, seat) is a session with its own Bot instance. Calls run on a thread
 pool, so sessions of several matches are served at once; one session's calls are
-serialised. A bot that raises, or returns something that is not an offered option, gets
-an error status for that call (INTERNAL) and the server keeps serving.
+serialised. A bot that raises gets an error status for that call (INTERNAL) carrying the
+exception's type, message and traceback in the status details (:mod:`sdk.error_status`:
+the referee records an EXCEPTION fault); one that returns something that is not an
+offered option gets INTERNAL without details (a PROTOCOL fault). The server keeps serving.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent import futures
 from dataclasses import dataclass, field
 from types import FrameType
@@ -29,7 +31,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from sdk import codec
+from sdk import codec, error_status
 from sdk.bot import Bot, BotFactory, InvalidChoice, choice_index
 from sdk.errors import BullringError
 from sdk.match import DecisionClock
@@ -63,6 +65,17 @@ class Session:
 def _failure(error: BaseException) -> str:
     text = f"{type(error).__name__}: {error}"
     return text if len(text) <= 500 else text[:497] + "..."
+
+
+def _raised(
+    context: grpc.ServicerContext, message: str, error: BaseException, skip: int = 1
+) -> NoReturn:
+    """Fail the call with INTERNAL and `message`, with the bot's exception (type, message,
+    traceback without the SDK's `skip` frames) in the status details."""
+    code = grpc.StatusCode.INTERNAL
+    details = error_status.exception_details(code.value[0], message, error, skip)
+    context.set_trailing_metadata(((error_status.DETAILS_KEY, details),))
+    context.abort(code, message)
 
 
 class BotService(pb_grpc.BotServicer):
@@ -101,13 +114,11 @@ class BotService(pb_grpc.BotServicer):
             bot = self._factory()
         except Exception as error:
             log.exception("creating the bot failed")
-            context.abort(grpc.StatusCode.INTERNAL, f"creating the bot failed: {_failure(error)}")
+            _raised(context, f"creating the bot failed: {_failure(error)}", error)
         session = Session(bot)
         with self._sessions_lock:
             self._sessions[(info.match_id, info.seat)] = session
-        failure = self._call(session, lambda: bot.start_match(info), "start_match")
-        if failure:
-            context.abort(grpc.StatusCode.INTERNAL, failure)
+        self._call(session, lambda: bot.start_match(info), "start_match", context)
         return pb.StartMatchReply()
 
     def Decide(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> pb.DecideReply:
@@ -124,12 +135,14 @@ class BotService(pb_grpc.BotServicer):
             if bad_request:
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, bad_request)
             try:
-                index = choice_index(session.bot.decide(view, options, clock), options)
-            except InvalidChoice as error:
-                failure = str(error)
+                chosen = session.bot.decide(view, options, clock)
             except Exception as error:
                 log.exception("decide() raised")
-                failure = f"decide() raised {_failure(error)}"
+                _raised(context, f"decide() raised {_failure(error)}", error)
+            try:
+                index = choice_index(chosen, options)
+            except InvalidChoice as error:
+                failure = str(error)
             else:
                 return pb.DecideReply(option_index=index, decision_index=request.decision_index)
         context.abort(grpc.StatusCode.INTERNAL, failure)
@@ -149,9 +162,7 @@ class BotService(pb_grpc.BotServicer):
         with self._sessions_lock:
             self._sessions.pop((request.match_id, request.seat), None)
         outcome = codec.outcome_from_proto(request)
-        failure = self._call(session, lambda: session.bot.end_match(outcome), "end_match")
-        if failure:
-            context.abort(grpc.StatusCode.INTERNAL, failure)
+        self._call(session, lambda: session.bot.end_match(outcome), "end_match", context)
         return pb.EndMatchReply()
 
     def _session(self, match_id: str, seat: int, context: grpc.ServicerContext) -> Session:
@@ -164,16 +175,17 @@ class BotService(pb_grpc.BotServicer):
         return session
 
     @staticmethod
-    def _call(session: Session, hook: object, what: str) -> str:
-        """Run a bot hook under the session lock; the failure text, or "" if it worked."""
-        assert callable(hook)
+    def _call(
+        session: Session, hook: Callable[[], object], what: str, context: grpc.ServicerContext
+    ) -> None:
+        """Run a bot hook under the session lock; fail the call if it raised."""
         with session.lock:
             try:
                 hook()
             except Exception as error:
                 log.exception("%s() raised", what)
-                return f"{what}() raised {_failure(error)}"
-        return ""
+                # skip 2 frames: this method's and the lambda calling the hook
+                _raised(context, f"{what}() raised {_failure(error)}", error, skip=2)
 
 
 class BotServer:

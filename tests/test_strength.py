@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.strength import TABLES, duplicate, wilson
+from benchmarks.strength import TABLES, duplicate, table_for, wilson
 from benchmarks.strength_table import markdown
 from referee.league.config import parse_league
 from referee.league.executors import MatchAttempt
@@ -32,6 +32,20 @@ def test_mc_vs_rules_puts_the_monte_carlo_bot_in_every_seat_of_each_deal() -> No
     mc, rules = stats["montecarlo_bot"], stats["rules_bot"]
     assert (mc.games, rules.games) == (4, 12)
     assert mc.wins + rules.wins == pytest.approx(4)  # one win per game, ties shared
+
+
+def test_a_subject_table_counts_places_and_wins_of_the_bot_in_seat_0() -> None:
+    table = table_for("vs-greedy", "rules_bot")
+    assert [b.name for b in table] == ["rules_bot", "greedy", "greedy", "greedy"]
+    stats = duplicate("6nimmt:rounds=1", 1, 40, 4, table)
+    bot, greedy = stats["rules_bot"], stats["greedy"]
+    assert (bot.games, greedy.games) == (4, 12)
+    assert sum(bot.places) == 4 and sum(greedy.places) == 12
+    assert sum(bot.place_shares()) == pytest.approx(1.0)
+    assert bot.wins + greedy.wins == pytest.approx(4)
+    assert bot.wins <= bot.places[0]  # a shared first place counts 1/k of a win
+    with pytest.raises(ValueError):
+        table_for("mixed", "rules_bot")
 
 
 def test_the_league_table_shows_each_bots_mean_score_and_win_share(tmp_path: Path) -> None:

@@ -72,6 +72,10 @@ class MonteCarloBot(Bot):
     version = "2.5"
     author = "Bullring examples"
     share = 0.75  # of each decision's deadline
+    # 6 nimmt! family: the presets whose playouts model every seat as the rule-based bot,
+    # and each preset's playout score ("own" heads by default); subclasses change them.
+    rules_playouts: frozenset[str] = RULES_PLAYOUTS
+    sixnimmt_goals: dict[str, str] = SIXNIMMT_GOALS
 
     def __init__(self) -> None:
         self.rng = random.Random(0)
@@ -90,7 +94,7 @@ class MonteCarloBot(Bot):
         self.variant = match.variant
         self.family = PRESETS[match.variant].family if match.variant in PRESETS else ""
         self.utility = own_score if self.family in OWN_SCORE_FAMILIES else margin
-        self.playout_policy = "rules" if match.variant in RULES_PLAYOUTS else "greedy"
+        self.playout_policy = "rules" if match.variant in self.rules_playouts else "greedy"
 
     def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> Option:
         if len(options) == 1:
@@ -103,7 +107,7 @@ class MonteCarloBot(Bot):
             return evaluate_jointly(options, playouts, stop, self.rng, batch=HORNOCHSEN_DEALS).best
         if isinstance(view, SixNimmtView):
             goal = "own" if self.utility is own_score else "margin"
-            goal = SIXNIMMT_GOALS.get(self.variant, goal)
+            goal = self.sixnimmt_goals.get(self.variant, goal)
             simulate = simulation(view, options, self.rng, goal, self.playout_policy)
             return evaluate_batched(options, simulate, stop, self.rng, batch=BATCH_GAMES).best
         evaluation = evaluate(

@@ -1,26 +1,12 @@
-"""Helpers the rule-based strategies share: which cards are still unseen, and how likely
-the other players are to put cards on a row before ours lands."""
+"""Helpers the rule-based strategies share: how likely the other players are to put cards
+on a row before ours lands, and the cheapest option. (The cards seen so far come from the
+SDK: :func:`sdk.seen_cards`.)"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sdk.game.core import Event, EventKind, Option
-
-
-def revealed_cards(history: Sequence[Event], round_number: int) -> set[int]:
-    """Number cards seen face up this round: row starters, reveals, placements, takes."""
-    seen: set[int] = set()
-    for event in history:
-        if event.round != round_number:
-            continue
-        if event.kind == EventKind.ROUND_START:
-            seen.update(event.cards)
-        elif event.kind in (EventKind.REVEAL, EventKind.PLACE, EventKind.NEW_PILE):
-            seen.add(event.card)
-        elif event.kind == EventKind.TAKE:
-            seen.update(event.cards)
-    return seen
+from sdk.game.core import Option
 
 
 def count_distribution(probabilities: Iterable[float]) -> list[float]:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from example_bots.rules_bot.common import count_distribution, revealed_cards
+from example_bots.rules_bot.common import count_distribution
 from sdk.game.cards import HEADS
 from sdk.game.core import DecisionKind, Option, Side
 from sdk.game.views import SixNimmtView
+from sdk.search import seen_cards
 
 ROW_LIMIT = 5  # a row's 6th card takes it
 MEAN_CARD_HEADS = 171 / 104
@@ -42,11 +43,7 @@ def landing(card: int, rows: Rows, both_ends: bool) -> tuple[int, Side, int] | N
 
 def unseen_cards(view: SixNimmtView) -> list[int]:
     """Cards that may be in another player's hand (or unused, in the full deck)."""
-    seen = revealed_cards(view.header.history, view.header.round)
-    seen.update(view.hand)
-    for row in view.rows:
-        seen.update(row)
-    seen.update(card for _, card in view.revealed)
+    seen = seen_cards(view)
     return [c for c in range(1, view.highest_card + 1) if c not in seen]
 
 

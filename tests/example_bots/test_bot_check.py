@@ -42,6 +42,10 @@ EXPECTED_REASON = {
     "garbage_hello": "PROTOCOL",
     "hello_hang": "TIMEOUT",
     "start_hang": "TIMEOUT",
+    "raises": "EXCEPTION",
+    "hostile_exception": "fault(s), first",  # PROTOCOL or EXCEPTION: see the bot
+    "crash_at_import": "SyntaxError",
+    "version_mismatch": "version '9.9'",
 }
 # Misbehaving, but in nothing a fault counts: a hung EndMatch costs the referee its
 # EndMatch limit and the process, after the result is known.
@@ -65,7 +69,7 @@ def bullring_check(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_every_bad_bot_has_an_expected_reason() -> None:
     manifests = {p.stem for p in BAD_BOTS.glob("*.toml")}
-    well_behaved = {"first_option", "seeded_random", "spy", "steady"}
+    well_behaved = {"first_option", "seeded_random", "spy", "steady", "chatty", "sixnimmt_only"}
     assert manifests - well_behaved - NOT_FAULTS == set(EXPECTED_REASON)
 
 

@@ -12,6 +12,7 @@ from example_bots.montecarlo_bot.bot import MonteCarloBot
 from example_bots.openspiel_ismcts_bot.bot import OpenSpielISMCTSBot
 from example_bots.random_bot.bot import RandomBot
 from example_bots.rules_bot.bot import RulesBot
+from example_bots.winner_bot.bot import WinnerBot
 from referee.manifest import load_manifest
 from sdk.bot import Bot
 
@@ -20,7 +21,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "example_bots"
 
 @pytest.mark.parametrize(
     "bot",
-    [RandomBot, RulesBot, MonteCarloBot, LearnedBot, OpenSpielISMCTSBot],
+    [RandomBot, RulesBot, MonteCarloBot, WinnerBot, LearnedBot, OpenSpielISMCTSBot],
     ids=lambda b: b.name,
 )
 def test_manifest_and_class_agree_on_name_and_version(bot: type[Bot]) -> None:

@@ -80,7 +80,6 @@ def manifest_for(tmp_path: Path, name: str, transport: str) -> Path:
         ("huge_status", "call"),
         ("huge_status", "stream"),
         ("double_reply", "stream"),
-        ("garbage_hello", "call"),
     ],
 )
 def test_play_against_a_hostile_bot_prints_its_faults_never_a_traceback(
@@ -95,4 +94,15 @@ def test_play_against_a_hostile_bot_prints_its_faults_never_a_traceback(
     assert faults and all(f"seat 1 ({name}) PROTOCOL at " in line for line in faults)
     assert "\x1b" not in played.stdout  # the bot's escapes were printed as text
     assert "result" in played.stdout
+    assert descendants() == []
+
+
+def test_play_refuses_a_bot_whose_hello_is_garbage_before_the_match(tmp_path: Path) -> None:
+    bad = manifest_for(tmp_path, "garbage_hello", "call")
+    played = bullring("play", "6nimmt:rounds=1", "--bot", GOOD, "--bot", str(bad))
+    assert played.returncode == 2
+    assert "garbage_hello@0 cannot play: its Hello failed: PROTOCOL" in played.stderr
+    assert "Traceback" not in played.stdout + played.stderr
+    assert "\x1b" not in played.stderr
+    assert "result" not in played.stdout
     assert descendants() == []

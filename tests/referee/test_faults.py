@@ -24,6 +24,7 @@ DETAIL_LIMIT = DETAIL_CHARS + 120
 EXPECTED: dict[str, tuple[set[FaultKind], bool]] = {
     "never_ready": ({FaultKind.UNAVAILABLE}, True),
     "crash_at_start": ({FaultKind.CRASH}, True),
+    "crash_at_import": ({FaultKind.CRASH}, True),
     "wrong_version": ({FaultKind.PROTOCOL}, True),
     "crash_mid_match": ({FaultKind.CRASH}, False),
     "exit_mid_call": ({FaultKind.CRASH}, False),
@@ -34,12 +35,14 @@ EXPECTED: dict[str, tuple[set[FaultKind], bool]] = {
     "empty_reply": ({FaultKind.PROTOCOL}, False),
     "huge_reply": ({FaultKind.PROTOCOL}, False),
     "error_status": ({FaultKind.PROTOCOL}, False),
+    "raises": ({FaultKind.EXCEPTION}, False),
     # Hostile replies: bytes no decoder takes, nesting too deep, a decompression bomb,
     # status details too long or full of escapes; setup calls that hang or are garbage.
     "garbage_reply": ({FaultKind.PROTOCOL}, False),
     "nested_reply": ({FaultKind.PROTOCOL}, False),
     "compressed_bomb": ({FaultKind.PROTOCOL}, False),
     "huge_status": ({FaultKind.PROTOCOL}, False),
+    "hostile_exception": ({FaultKind.EXCEPTION, FaultKind.PROTOCOL}, False),
     "garbage_hello": ({FaultKind.PROTOCOL}, True),
     "hello_hang": ({FaultKind.TIMEOUT}, True),
     "start_hang": ({FaultKind.TIMEOUT}, True),

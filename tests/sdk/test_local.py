@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -122,3 +123,68 @@ def test_the_documented_bot_and_examples_run(
     assert re.fullmatch(r"\(\d+, \d+, \d+\) \([123], [123], [123]\) \d+", printed), printed
     exec(compile(blocks[-1], "docs/sdk.md", "exec"), {})
     assert len(capsys.readouterr().out.strip().splitlines()) == 5
+
+
+class SleepyBot(Bot):
+    """Answers the first option after sleeping `delay` seconds (time.sleep: at least)."""
+
+    name = "sleepy"
+    delay = 0.0
+
+    def __init__(self) -> None:
+        self.clocks: list[DecisionClock] = []
+        self.outcome: MatchOutcome | None = None
+
+    def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> int:
+        self.clocks.append(clock)
+        time.sleep(self.delay)
+        return len(options) - 1  # never the fallback, so a fallback shows
+
+    def end_match(self, outcome: MatchOutcome) -> None:
+        self.outcome = outcome
+
+
+def test_the_clock_turns_overruns_into_timeouts_and_forfeits_the_seat() -> None:
+    slow = SleepyBot()
+    slow.delay = 0.2  # always past 10 ms + a 100 ms bank
+    fast = SleepyBot()
+    result = play_local(
+        "6nimmt:rounds=1", [slow, fast], seed=3, decision_ms=10, time_bank_ms=100, clock=True
+    )
+    mine = [d for d in result.decisions if d.seat == 0]
+    assert [d.fault for d in mine[:3]] == ["TIMEOUT"] * 3
+    assert all(d.index == 0 for d in mine)  # the fallback, not the bot's last option
+    assert all(d.auto and d.fault == "" for d in mine[3:]) and len(mine) > 3
+    assert len(slow.clocks) == 3  # a forfeited seat is never asked again
+    assert [c.time_bank_ms for c in slow.clocks] == [100, 0, 0]  # a TIMEOUT empties it
+    assert result.faults == (3, 0) and result.forfeited == (True, False)
+    assert slow.outcome is not None and slow.outcome.faults == 3 and slow.outcome.forfeited
+
+
+def test_the_clock_draws_overruns_from_the_bank() -> None:
+    slow = SleepyBot()
+    slow.delay = 0.03  # 20 ms or more over a 10 ms deadline, far inside a 60 s bank
+    result = play_local(
+        "6nimmt:rounds=1",
+        [slow, SleepyBot()],
+        seed=3,
+        decision_ms=10,
+        time_bank_ms=60_000,
+        clock=True,
+    )
+    asked = [d for d in result.decisions if d.seat == 0]
+    assert all(d.fault == "" and d.index == len(d.options) - 1 for d in asked)
+    overrun_ms = sum(d.seconds * 1000 - 10 for d in asked)
+    assert result.time_banks_ms[0] == pytest.approx(60_000 - overrun_ms, abs=1.0)
+    assert result.time_banks_ms[0] <= 60_000 - 20 * len(asked)
+    banks = [c.time_bank_ms for c in slow.clocks]
+    assert banks == sorted(banks, reverse=True) and banks[0] == 60_000
+    assert result.faults == (0, 0)
+
+
+def test_without_the_clock_a_slow_bot_is_never_faulted() -> None:
+    slow = SleepyBot()
+    slow.delay = 0.02
+    result = play_local("6nimmt:rounds=1", [slow, SleepyBot()], seed=3, decision_ms=1)
+    assert all(d.fault == "" and not d.auto for d in result.decisions)
+    assert result.faults == (0, 0) and result.time_banks_ms == ()

@@ -1018,3 +1018,94 @@ class EndMatchReply(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___EndMatchReply: _TypeAlias = EndMatchReply  # noqa: Y015
+
+@_typing.final
+class ErrorStatus(_message.Message):
+    """Why a call failed, in the gRPC status details (the binary trailing metadata
+    `grpc-status-details-bin`): the wire form of google.rpc.Status, declared here so that
+    no other .proto is needed. A bot whose own code raised sends one detail packing a
+    BotException (type_url "type.googleapis.com/bullring.v1.BotException"); the referee
+    records it as an EXCEPTION fault with the bot's traceback. The referee reads at most
+    16 KiB of it and keeps at most 200 characters of the type, 1000 of the message and
+    8000 of the traceback, control characters (but line breaks) escaped.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CODE_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    DETAILS_FIELD_NUMBER: _builtins.int
+    code: _builtins.int
+    """the call's status code"""
+    message: _builtins.str
+    """the call's status message"""
+    @_builtins.property
+    def details(self) -> _containers.RepeatedCompositeFieldContainer[Global___ErrorDetail]: ...
+    def __init__(
+        self,
+        *,
+        code: _builtins.int = ...,
+        message: _builtins.str = ...,
+        details: _abc.Iterable[Global___ErrorDetail] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "details", b"details", "message", b"message"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ErrorStatus: _TypeAlias = ErrorStatus  # noqa: Y015
+
+@_typing.final
+class ErrorDetail(_message.Message):
+    """The wire form of google.protobuf.Any."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TYPE_URL_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    type_url: _builtins.str
+    value: _builtins.bytes
+    def __init__(
+        self,
+        *,
+        type_url: _builtins.str = ...,
+        value: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["type_url", b"type_url", "value", b"value"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ErrorDetail: _TypeAlias = ErrorDetail  # noqa: Y015
+
+@_typing.final
+class BotException(_message.Message):
+    """The bot's own code raised (an exception in decide(), say)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TYPE_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    TRACEBACK_FIELD_NUMBER: _builtins.int
+    type: _builtins.str
+    """the exception's type, e.g. "ValueError" """
+    message: _builtins.str
+    """its message"""
+    traceback: _builtins.str
+    """the bot's traceback, lines separated by "\\n", innermost call last"""
+    def __init__(
+        self,
+        *,
+        type: _builtins.str = ...,
+        message: _builtins.str = ...,
+        traceback: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "traceback", b"traceback", "type", b"type"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BotException: _TypeAlias = BotException  # noqa: Y015

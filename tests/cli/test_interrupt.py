@@ -1,0 +1,47 @@
+"""Ctrl-C in ``bullring league run`` (SIGINT to its process group, as a terminal sends
+it): exit code 130, a line saying how to resume, no traceback, and the same command
+finishes the league afterwards. A real league of real bot processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from tests.referee.helpers import descendants
+from tests.referee.league.leagues import SMALL, bullring, bullring_argv, write_league
+from tests.referee.league.test_resume import finished
+
+STOP_LIMIT_S = 20.0  # a bound for a loaded machine, not a speed figure (benchmarks/ has those)
+
+
+def test_ctrl_c_exits_130_and_the_league_resumes(tmp_path: Path) -> None:
+    file = write_league(tmp_path, SMALL)
+    store = tmp_path / "small.sqlite"
+    process = subprocess.Popen(
+        bullring_argv("league", "run", str(file), "--no-progress"),
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 300
+    while finished(store) < 1 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert process.poll() is None, "the league ended before it could be interrupted"
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=STOP_LIMIT_S)
+    assert process.returncode == 130, err
+    assert "interrupted: run the same command again to resume" in err
+    assert "Traceback" not in err
+    done_before = finished(store)
+    resumed = bullring("league", "run", str(file), "--no-progress", "--json", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    summary = json.loads(resumed.stdout)
+    assert summary["finished"] == summary["scheduled"] > done_before >= 1
+    assert summary["played"] == summary["scheduled"] - done_before  # none played twice
+    assert descendants() == []

@@ -1,0 +1,97 @@
+"""``bullring play`` and ``bullring bot check`` with a bot author's bots: play refuses
+before any match a bot that does not claim the variant or does not start (quoting its
+traceback); it shows each bot's output live, prefixed by seat and name (``--quiet-bots``
+hides it) and keeps full logs with ``--log-dir``; ``bot check`` fails a bot whose class
+and manifest disagree on its version, and quotes an EXCEPTION's traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.referee.helpers import BAD_BOTS, descendants
+from tests.referee.test_cli import GOOD, bullring
+
+PLAY = ["play", "6nimmt:rounds=1", "--seed", "3", "--setup-ms", "30000"]
+
+
+def test_play_refuses_a_bot_that_does_not_claim_the_variant() -> None:
+    only = str(BAD_BOTS / "sixnimmt_only.toml")
+    played = bullring("play", "xnimmt", "--setup-ms", "30000", "--bot", GOOD, "--bot", only)
+    assert played.returncode == 2, played.stdout + played.stderr
+    assert "sixnimmt_only@1 cannot play: it does not claim xnimmt (it claims 6nimmt)" in (
+        played.stderr
+    )
+    assert "result" not in played.stdout and "seat 0" not in played.stdout  # no match
+    assert descendants() == []
+
+
+def test_play_refuses_a_bot_that_crashes_starting_and_quotes_its_traceback() -> None:
+    crash = str(BAD_BOTS / "crash_at_import.toml")
+    played = bullring(*PLAY, "--bot", GOOD, "--bot", crash)
+    assert played.returncode == 2
+    err = played.stderr
+    assert "crash_at_import@1 is not ready: CRASH: process exited with code 1" in err
+    assert "| Traceback (most recent call last):" in err
+    assert '|   File "my_bot_logic.py", line 2' in err
+    assert "| SyntaxError: " in err
+    assert "result" not in played.stdout
+    assert descendants() == []
+
+
+def test_play_shows_each_bots_output_live_and_keeps_logs(tmp_path: Path) -> None:
+    chatty = str(BAD_BOTS / "chatty.toml")
+    logs = tmp_path / "logs"
+    played = bullring(*PLAY, "--bot", GOOD, "--bot", chatty, "--log-dir", str(logs))
+    assert played.returncode == 0, played.stderr
+    lines = played.stdout.splitlines()
+    assert "[seat 1 chatty] chatty stdout: decision 1" in lines
+    assert any(line.startswith("[seat 1 chatty] chatty stderr: ") for line in lines)
+    assert "\x1b" not in played.stdout and "\\x1b[2J" in played.stdout  # shown, not obeyed
+    assert not any("LISTENING" in line for line in lines)
+    kept = sorted(logs.glob("chatty-*.log"))
+    assert len(kept) == 1, list(logs.iterdir())
+    text = kept[0].read_text()
+    assert "chatty stdout: decision 1" in text and "chatty stderr: " in text
+    assert f"bot logs kept in {logs}" in played.stdout
+
+    quiet = bullring(*PLAY, "--bot", GOOD, "--bot", chatty, "--quiet-bots")
+    assert quiet.returncode == 0, quiet.stderr
+    assert "chatty stdout" not in quiet.stdout and "result" in quiet.stdout
+    assert descendants() == []
+
+
+def test_play_json_prints_the_result_alone() -> None:
+    played = bullring(*PLAY, "--bot", GOOD, "--bot", str(BAD_BOTS / "raises.toml"), "--json")
+    assert played.returncode == 0, played.stderr
+    data = json.loads(played.stdout)
+    assert data["bots"] == ["seeded_random@1", "raises@1"]
+    assert {f["kind"] for f in data["faults"]} == {"EXCEPTION"}
+    assert "bad_bots/raises.py" in data["faults"][0]["traceback"]
+    assert len(data["scores"]) == 2 and "replay" not in data
+
+
+def test_quiet_play_prints_neither_the_deal_nor_the_steps() -> None:
+    played = bullring(*PLAY, "--bot", GOOD, "--bot", GOOD, "-q", "--quiet-bots")
+    assert played.returncode == 0, played.stderr
+    assert "row 1:" not in played.stdout and "chose" not in played.stdout
+    assert "result" in played.stdout
+
+
+def test_bot_check_fails_a_version_mismatch() -> None:
+    checked = bullring(
+        "bot", "check", str(BAD_BOTS / "version_mismatch.toml"), "--games", "1", "--json"
+    )
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    report = json.loads(checked.stdout)
+    assert any("version '1'" in p and "'9.9'" in p for p in report["problems"])
+    assert not report["passed"]
+
+
+def test_bot_check_quotes_an_exceptions_traceback() -> None:
+    checked = bullring(
+        "bot", "check", str(BAD_BOTS / "raises.toml"), "--games", "1", "--variant", "6nimmt"
+    )
+    assert checked.returncode == 1
+    assert "EXCEPTION at decision" in checked.stdout
+    assert "bad_bots/raises.py" in checked.stdout and "in decide" in checked.stdout
