@@ -26,14 +26,13 @@ class BuildReport:
     pages: int
     files: int
     matches: int
-    replays_made: int
-    replays_reused: int
+    replays_made: int  # match pages holding replay data
     seconds: float
 
     def summary(self) -> str:
         return (
             f"built {self.pages} pages ({self.files} files, {self.matches} matches, "
-            f"replay data: {self.replays_made} made, {self.replays_reused} reused) "
+            f"{self.replays_made} with replay data) "
             f"in {self.seconds:.2f} s: {self.index}"
         )
 
@@ -41,9 +40,7 @@ class BuildReport:
 def build_site(store_path: str | Path, out_dir: str | Path, workers: int = 0) -> BuildReport:
     """Build the static leaderboard of the league in `store_path` into `out_dir`.
 
-    Replay data made by an earlier build into the same folder is reused (see
-    match_files.py); `workers` processes write the match pages and data files (0: up to 4,
-    by cores).
+    `workers` processes write the match pages (0: up to 4, by cores; see match_files.py).
     """
     started = time.perf_counter()
     store_file = Path(store_path)
@@ -72,6 +69,5 @@ def build_site(store_path: str | Path, out_dir: str | Path, workers: int = 0) ->
         files=written.files,
         matches=written.matches,
         replays_made=written.replays_made,
-        replays_reused=written.replays_reused,
         seconds=time.perf_counter() - started,
     )

@@ -57,7 +57,6 @@ def build(
                     "files": report.files,
                     "matches": report.matches,
                     "replays_made": report.replays_made,
-                    "replays_reused": report.replays_reused,
                     "seconds": round(report.seconds, 3),
                 }
             )

@@ -166,7 +166,7 @@ VIEWER_SCHEMA_ID = "bullring.viewer/1"
 
 VIEWER_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "Bullring replay viewer data (matches/<match>.replay.js, deflated and base64)",
+    "title": "Bullring replay viewer data (in matches/<match>.html, deflated and base64)",
     "type": "object",
     "required": [
         "schema",

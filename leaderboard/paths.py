@@ -38,11 +38,6 @@ def match_page(match_id: str) -> str:
     return f"{MATCHES_DIR}/{slug(match_id)}.html"
 
 
-def replay_script(match_id: str) -> str:
-    """The per-match replay viewer data (every perspective is drawn from it)."""
-    return f"{MATCHES_DIR}/{slug(match_id)}.replay.js"
-
-
 def match_list_page(number: int) -> str:
     """The `number`-th page (1-based) of the list of every match, newest first."""
     return f"{MATCHES_DIR}/list-{number}.html"

@@ -1,8 +1,8 @@
 """Write the static site from the data model: pages, JSON files, charts, replay data.
 
 Every link is relative (see paths.py); the only scripts and styles are the two files of
-leaderboard/static/, copied into the site. Match pages and their replay data (one script
-per match, leaderboard/match_files.py) are written by worker processes while the other
+leaderboard/static/, copied into the site, and each match page's line of replay data.
+Match pages (leaderboard/match_files.py) are written by worker processes while the other
 pages are.
 """
 
@@ -32,8 +32,7 @@ class Written:
     pages: int = 0
     files: int = 0
     matches: int = 0
-    replays_made: int = 0  # matches whose replay data was made by this build
-    replays_reused: int = 0  # matches whose data files an earlier build made
+    replays_made: int = 0  # match pages holding replay data
 
 
 class SiteWriter:
@@ -95,8 +94,7 @@ def render_site(site: Site, out_dir: Path, workers: int = 0) -> Written:
     writer.written.pages += match_files.pages
     writer.written.matches = match_files.pages
     writer.written.files += match_files.files
-    writer.written.replays_made = match_files.made
-    writer.written.replays_reused = match_files.reused
+    writer.written.replays_made = match_files.with_data
     return writer.written
 
 

@@ -19,8 +19,10 @@ whose experiment names are known: an unknown name would only log an error.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from importlib import metadata
 
 VARIABLE = "GRPC_EXPERIMENTS"
@@ -58,3 +60,19 @@ def apply() -> None:
     value = tuned_value()
     if VARIABLE not in os.environ and value is not None and "grpc" not in sys.modules:
         os.environ[VARIABLE] = value
+
+
+@contextlib.contextmanager
+def hidden_from_ray() -> Iterator[None]:
+    """``GRPC_EXPERIMENTS`` out of this process's environment while Ray starts (put back
+    after). Ray bundles its own, older gRPC core, which reads the same variable when Ray
+    starts in this process and in every process Ray starts (its servers, its workers),
+    and logs "Unknown experiment: event_engine_for_all_other_endpoints" for a name it does
+    not know. Ray's gRPC keeps its defaults; the referee in a Ray worker still gets the
+    setting (:func:`apply` on import, or the league's own value passed to the actor)."""
+    saved = os.environ.pop(VARIABLE, None)
+    try:
+        yield
+    finally:
+        if saved is not None:
+            os.environ[VARIABLE] = saved

@@ -1,6 +1,6 @@
 /* Bullring leaderboard: sortable tables and the replay viewer. Vanilla JS, no fetch():
-   a match's data file is a <script> tag that calls Bullring.replayLoaded(data), so the
-   site works from file:// as well as from any static host. */
+   a match page holds its data in a <script> line that calls Bullring.replayLoaded(data),
+   so the site works from file:// as well as from any static host. */
 "use strict";
 var Bullring = (function () {
   function cellValue(row, index, numeric) {
@@ -140,6 +140,7 @@ var Bullring = (function () {
      seat's table shows only what that seat's own view held at that step (tableOf, the
      rule of referee.snapshots.seat_view). Unknown fields and kinds are ignored. */
   var viewer = null;
+  var early = null;  // replay data that arrived before the viewer was set up
   var SPECIALS = { 1: "x2", 2: "+5" };
   var SECRET_DECISIONS = ["PICK_CARD"];  // a choice hidden from the other seats when made
   var SEAT_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
@@ -581,6 +582,7 @@ var Bullring = (function () {
   }
 
   function loaded(data) {
+    if (!viewer) { early = data; return; }  /* the page's data came before the page was ready */
     viewer.data = data;
     viewer.family = data.family || viewer.family;
     viewer.snapshots = expand(data.snapshots);
@@ -590,8 +592,8 @@ var Bullring = (function () {
     fromFragment();
   }
 
-  /* The data file calls this with the match's data: an object, or (as the site writes it)
-     the JSON deflated and base64-encoded, which the browser inflates. */
+  /* The match page's data line calls this with the match's data: an object, or (as the
+     site writes it) the JSON deflated and base64-encoded, which the browser inflates. */
   function replayLoaded(data) {
     if (typeof data !== "string") { loaded(data); return; }
     var bytes = Uint8Array.from(atob(data), function (ch) { return ch.charCodeAt(0); });
@@ -630,10 +632,7 @@ var Bullring = (function () {
       else if (e.key === "f") { nextFault(); }
       else if (e.key === "?") { toggleHelp(); }
     });
-    var script = document.createElement("script");
-    script.src = section.getAttribute("data-src");
-    script.onerror = function () { document.getElementById("table").textContent = "Replay data missing."; };
-    document.body.appendChild(script);
+    if (early) { var data = early; early = null; loaded(data); }
   }
 
   function nextFault() {

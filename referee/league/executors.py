@@ -33,6 +33,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from referee import grpc_tuning
 from referee.league.local_pool import Done, ProcessPool
 from referee.league.store import compress_replay
 from referee.sandbox import SandboxConfig
@@ -336,6 +337,7 @@ class RayExecutor(Executor):
         self._actors: list[Any] = []
         self._actor_class: Any = None
         self._started_ray = False
+        self._placed = 0  # actors placed so far (they go round the nodes)
         self.deaths: list[str] = []
 
     def start(self) -> None:
@@ -347,10 +349,29 @@ class RayExecutor(Executor):
                 kwargs["address"] = self.address
             else:
                 kwargs["num_cpus"] = self.num_cpus or self.workers
-            ray.init(**kwargs)
+            with grpc_tuning.hidden_from_ray():
+                ray.init(**kwargs)
             self._started_ray = True
         self._actor_class = ray.remote(num_cpus=0, max_restarts=0)(_RayWorker)
-        self._actors = [self._actor_class.remote(self.factory) for _ in range(self.workers)]
+        self._actors = [self._new_actor() for _ in range(self.workers)]
+
+    def _new_actor(self) -> Any:
+        """An actor on the next live node in turn: actors ask for no CPU, so Ray itself
+        would put them all on the node the league runs on (even with its SPREAD strategy,
+        or a soft node affinity, which a loaded node passes on). If that node is gone
+        by the time Ray places the actor, its first call fails as a dead actor's would:
+        the match is played again on a new actor, on the next live node."""
+        import ray
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        nodes_now: Callable[[], list[dict[str, Any]]] = ray.nodes  # (untyped in Ray)
+        nodes = sorted(n["NodeID"] for n in nodes_now() if n.get("Alive"))
+        options: dict[str, Any] = {}
+        if nodes:
+            node = nodes[self._placed % len(nodes)]
+            options["scheduling_strategy"] = NodeAffinitySchedulingStrategy(node, soft=False)
+        self._placed += 1
+        return self._actor_class.options(**options).remote(self.factory, grpc_tuning.bot_env())
 
     def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchAttempt]:
         import ray
@@ -398,7 +419,7 @@ class RayExecutor(Executor):
 
         with contextlib.suppress(Exception):
             ray.kill(actor, no_restart=True)
-        fresh = self._actor_class.remote(self.factory)
+        fresh = self._new_actor()
         self._actors = [fresh if a is actor else a for a in self._actors]
         return fresh
 
@@ -417,9 +438,12 @@ class RayExecutor(Executor):
 
 
 class _RayWorker:
-    """The body of a Ray actor: a :class:`MatchWorker`."""
+    """The body of a Ray actor: a :class:`MatchWorker`. `grpc_env`: the league process's
+    gRPC setting (referee/grpc_tuning.py), set here before the runner imports grpc: Ray
+    starts its workers without it."""
 
-    def __init__(self, factory: RunnerFactory) -> None:
+    def __init__(self, factory: RunnerFactory, grpc_env: dict[str, str]) -> None:
+        os.environ.update(grpc_env)
         self.worker = MatchWorker(factory)
 
     def run(self, spec: MatchSpec) -> MatchAttempt:

@@ -1,10 +1,12 @@
-"""The viewer's data file: only what the viewer shows (no histories, no option lists),
+"""The viewer's data in each match page: only what the viewer shows (no histories, no option lists),
 small, valid against its schema, and the same table at every step as the stored replay;
-an older replay is re-simulated into the same data."""
+an older replay is re-simulated into the same data; the build's text path (no full
+parse) makes the same JSON as the definition, whatever a fault's detail says."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,12 +14,14 @@ import jsonschema
 
 from leaderboard import paths
 from leaderboard.jsondata import VIEWER_SCHEMA
-from leaderboard.viewer_data import DROPPED_FIELDS, read_script, viewer_script
+from leaderboard.viewer_data import DROPPED_FIELDS, packed_data, page_data, unpack, viewer_data
+from leaderboard.viewer_text import viewer_json
 from referee.league.store import LeagueStore
 from referee.replay import option_from_json, option_to_json, option_to_replay
 from referee.snapshots import expand
 
 MAX_DATA_BYTES = 10_000  # issue: at most 10 kB of replay data per match
+DATA_LINE = re.compile(r'Bullring\.replayLoaded\("([^"]*)"\)')
 
 
 def as_version_1(replay: dict[str, Any]) -> dict[str, Any]:
@@ -70,7 +74,7 @@ def check_against(data: dict[str, Any], replay: dict[str, Any]) -> None:
     assert "histories" not in data
 
 
-def test_every_data_file_is_lean_valid_and_the_replays_table(
+def test_every_pages_data_is_lean_valid_and_the_replays_table(
     site_dir: Path, store_path: Path
 ) -> None:
     with LeagueStore.open_readonly(store_path) as store:
@@ -78,9 +82,10 @@ def test_every_data_file_is_lean_valid_and_the_replays_table(
         for match in matches:
             replay = store.replay(match.match_id)
             assert replay is not None
-            script = (site_dir / paths.replay_script(match.match_id)).read_bytes()
-            assert len(script) <= MAX_DATA_BYTES, (match.variant, len(script))
-            check_against(read_script(script), replay)
+            page = (site_dir / paths.match_page(match.match_id)).read_text(encoding="utf-8")
+            packed = DATA_LINE.findall(page)
+            assert len(packed) == 1 and len(packed[0]) <= MAX_DATA_BYTES, match.variant
+            check_against(page_data(page), replay)
 
 
 def test_an_old_replay_is_re_simulated_into_the_same_data(store_path: Path) -> None:
@@ -88,8 +93,8 @@ def test_an_old_replay_is_re_simulated_into_the_same_data(store_path: Path) -> N
         for match in store.matches(status="finished")[::5]:
             replay = store.replay(match.match_id)
             assert replay is not None
-            new = read_script(viewer_script(json.dumps(replay).encode()))
-            old = read_script(viewer_script(json.dumps(as_version_1(replay)).encode()))
+            new = unpack(packed_data(json.dumps(replay).encode()))
+            old = unpack(packed_data(json.dumps(as_version_1(replay)).encode()))
             assert old == new
             check_against(old, replay)
 
@@ -99,7 +104,58 @@ def test_log_tails_are_named_in_the_data(store_path: Path) -> None:
         match = store.matches(status="finished")[0]
         text = store.replay_text(match.match_id)
     assert text is not None
-    data = read_script(viewer_script(text, {1: "m.seat1.log.txt"}))
+    data = unpack(packed_data(text, {1: "m.seat1.log.txt"}))
     jsonschema.validate(data, VIEWER_SCHEMA)
     assert data["logs"] == {"1": "m.seat1.log.txt"}
-    assert "logs" not in read_script(viewer_script(text))
+    assert "logs" not in unpack(packed_data(text))
+
+
+def full_parse(text: bytes, logs: dict[int, str] | None = None) -> str:
+    """The viewer's data made the slow way: the whole replay parsed (the definition)."""
+    data = viewer_data(json.loads(text), logs)
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_the_text_path_makes_the_same_json_as_a_full_parse(store_path: Path) -> None:
+    with LeagueStore.open_readonly(store_path) as store:
+        texts = [store.replay_text(m.match_id) for m in store.matches(status="finished")]
+    faulty = 0
+    for text in texts:
+        assert text is not None
+        fast = viewer_json(text.decode(), {2: "m.seat2.log.txt"})
+        assert fast is not None  # every replay the referee writes takes the text path
+        assert fast == full_parse(text, {2: "m.seat2.log.txt"})
+        faulty += '"fault":{' in text.decode()
+    assert faulty > 0  # the league's illegal bot faults: those decisions are parsed one by one
+
+
+def test_the_text_path_is_not_fooled_by_a_fault_detail(store_path: Path) -> None:
+    """A fault's detail is text a bot can influence: one that spells out decision records
+    and dropped fields stays a string."""
+    with LeagueStore.open_readonly(store_path) as store:
+        match = store.matches(status="finished")[0]
+        replay = store.replay(match.match_id)
+    assert replay is not None
+    forged = (
+        '},{"n":9,"seat":0,"kind":"PICK_CARD","history_len":1,"options":[[1,4]],'
+        '"choice":0,"ms":1.0,"fault":null,"auto":false}],"histories":[],'
+        '"setup_faults":[],"snapshots":[{"hand_sizes":[1],"rows":[]}]}'
+    )
+    replay["decisions"][0]["fault"] = {"seat": 0, "kind": "ILLEGAL", "detail": forged}
+    replay["setup_faults"] = [{"seat": 1, "kind": "CRASH", "detail": forged}]
+    text = json.dumps(replay, separators=(",", ":")).encode()
+    fast = viewer_json(text.decode())
+    assert fast is not None and fast == full_parse(text)
+    assert json.loads(fast)["decisions"][0][5]["fault"]["detail"] == forged
+
+
+def test_a_replay_not_in_the_referee_shape_is_parsed_in_full(store_path: Path) -> None:
+    with LeagueStore.open_readonly(store_path) as store:
+        match = store.matches(status="finished")[0]
+        replay = store.replay(match.match_id)
+    assert replay is not None
+    spaced = json.dumps(replay).encode()  # not compact: the text path declines it
+    old = json.dumps(as_version_1(replay), separators=(",", ":")).encode()
+    assert viewer_json(spaced.decode()) is None and viewer_json(old.decode()) is None
+    compact = json.dumps(replay, separators=(",", ":")).encode()
+    assert unpack(packed_data(spaced)) == unpack(packed_data(compact))

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from referee import grpc_tuning
 from referee.league.config import load_league
 from referee.league.executors import BUSY_TITLE, LocalExecutor, RayExecutor, RefereeRunner
 from referee.league.runner import LeagueRunner
@@ -37,7 +38,8 @@ pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    with grpc_tuning.hidden_from_ray():  # as RayExecutor starts Ray (referee/grpc_tuning.py)
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         yield
     finally:
