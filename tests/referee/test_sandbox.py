@@ -283,12 +283,16 @@ def test_the_demo_runs_without_bubblewrap_and_says_so(tmp_path: Path) -> None:
 
 def test_endpoints_need_no_sandbox(tmp_path: Path) -> None:
     # A bot already running (an endpoint) is outside the sandbox by definition: a match of
-    # endpoints only starts no process, so it needs no sandbox either.
+    # endpoints only starts no process, so it needs no sandbox either. Without bubblewrap,
+    # play goes as far as asking the endpoints whether they are ready (these are not:
+    # play refuses them before the match), never stopping at the missing sandbox.
     done = bullring("play", "6nimmt:rounds=1", "--bot", "unix:/nonexistent.sock", "--bot",
                     "unix:/nonexistent.sock", "-q", "--setup-ms", "200", cwd=tmp_path,
                     env={BWRAP_ENV: MISSING_BWRAP})  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert "UNAVAILABLE" in done.stdout
+    assert done.returncode == 2, done.stderr
+    assert "unix:/nonexistent.sock@endpoint is not ready" in done.stderr, done.stderr
+    assert "sandbox" not in done.stderr and "bubblewrap" not in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_the_sandbox_is_on_by_default() -> None:
