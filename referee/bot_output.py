@@ -13,7 +13,8 @@ import threading
 from rich.console import Console
 from rich.markup import escape
 
-from referee.process import ECHO_LINE_BYTES, BotProcess
+from referee.bot_log import ECHO_LINE_BYTES
+from referee.process import BotProcess
 from sdk.error_status import clean
 
 LISTENING = b"LISTENING "

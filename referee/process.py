@@ -25,18 +25,18 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
 
 import grpc
 import grpc.aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from referee import grpc_tuning
+from referee.bot_log import ECHO_LINE_BYTES as ECHO_LINE_BYTES  # importable from here too
+from referee.bot_log import LogSink
 from referee.manifest import expand_command
 from referee.sandbox import (
     BotSandbox,
@@ -114,57 +114,7 @@ class BotStartError(BullringError):
         self.output = output
 
 
-# A line of a bot's output as the live echo (``bullring play``) gets it, at most.
-ECHO_LINE_BYTES = 1000
 OutputEcho = Callable[["BotProcess", bytes], None]
-
-
-class _LogSink:
-    """Drains a pipe into a file, keeping at most `limit` bytes (the rest is counted);
-    with `echo`, also hands it every line (cut to ECHO_LINE_BYTES) as it comes."""
-
-    def __init__(
-        self, pipe: IO[bytes], path: Path, limit: int, echo: Callable[[bytes], None] | None
-    ) -> None:
-        self.path = path
-        self.limit = limit
-        self.dropped = 0
-        self._pipe = pipe
-        self._echo = echo
-        self._partial = b""
-        self._thread = threading.Thread(target=self._run, name=f"botlog:{path.name}", daemon=True)
-        self._thread.start()
-
-    def _lines(self, chunk: bytes) -> None:
-        """Echo the complete lines of `chunk` (a line longer than ECHO_LINE_BYTES is cut)."""
-        assert self._echo is not None
-        *lines, self._partial = (self._partial + chunk).split(b"\n")
-        if len(self._partial) > ECHO_LINE_BYTES:
-            lines.append(self._partial)
-            self._partial = b""
-        for line in lines:
-            self._echo(line[:ECHO_LINE_BYTES])
-
-    def _run(self) -> None:
-        written = 0
-        with open(self.path, "wb") as out:
-            while chunk := os.read(self._pipe.fileno(), 65536):
-                if self._echo is not None:
-                    self._lines(chunk)
-                keep = chunk[: max(0, self.limit - written)]
-                if keep:
-                    out.write(keep)
-                    out.flush()
-                    written += len(keep)
-                self.dropped += len(chunk) - len(keep)
-            if self._echo is not None and self._partial:
-                self._echo(self._partial)
-            if self.dropped:
-                out.write(f"\n[bullring: {self.dropped} more bytes of output dropped]\n".encode())
-        self._pipe.close()
-
-    def join(self, timeout: float) -> None:
-        self._thread.join(timeout)
 
 
 class BotProcess:
@@ -230,7 +180,7 @@ class BotProcess:
             raise
         assert self.popen.stdout is not None
         on_line = (lambda line: echo(self, line)) if echo is not None else None
-        self._log = _LogSink(self.popen.stdout, self.log_path, limits.log_bytes, on_line)
+        self._log = LogSink(self.popen.stdout, self.log_path, limits.log_bytes, on_line)
 
     @property
     def pid(self) -> int:

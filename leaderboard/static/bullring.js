@@ -1,138 +1,13 @@
-/* Bullring leaderboard: sortable tables and the replay viewer. Vanilla JS, no fetch():
-   a match page holds its data in a <script> line that calls Bullring.replayLoaded(data),
-   so the site works from file:// as well as from any static host. */
+/* Bullring leaderboard: the replay viewer. Vanilla JS, no fetch(): a match page holds its
+   data in a <script> line that calls Bullring.replayLoaded(data), so the site works from
+   file:// as well as from any static host. Cards are drawn by bullring_cards.js, the
+   score graph by bullring_graph.js, tables sorted and filtered by bullring_tables.js (all
+   loaded first, base.html). */
 "use strict";
 var Bullring = (function () {
-  function cellValue(row, index, numeric) {
-    var cell = row.cells[index];
-    var raw = cell.hasAttribute("data-value") ? cell.getAttribute("data-value") : cell.textContent;
-    if (!numeric) return raw.trim().toLowerCase();
-    var n = parseFloat(raw);
-    return isNaN(n) ? -Infinity : n;
-  }
-
-  function sortTable(table, index, th) {
-    var numeric = th.getAttribute("data-type") === "num";
-    var ascending = th.getAttribute("aria-sort") !== "ascending";
-    var body = table.tBodies[0];
-    var rows = Array.prototype.slice.call(body.rows);
-    rows.sort(function (a, b) {
-      var x = cellValue(a, index, numeric), y = cellValue(b, index, numeric);
-      var c = x < y ? -1 : x > y ? 1 : 0;
-      return ascending ? c : -c;
-    });
-    Array.prototype.forEach.call(th.parentNode.cells, function (other) {
-      other.removeAttribute("aria-sort");
-    });
-    th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
-    rows.forEach(function (row) { body.appendChild(row); });
-  }
-
-  function makeSortable(table) {
-    var heads = table.tHead ? table.tHead.rows[0].cells : [];
-    Array.prototype.forEach.call(heads, function (th, index) {
-      th.tabIndex = 0;
-      th.title = "Sort by " + th.textContent;
-      th.addEventListener("click", function () { sortTable(table, index, th); });
-      th.addEventListener("keydown", function (e) {
-        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sortTable(table, index, th); }
-      });
-    });
-  }
-
-  /* ---- cards, drawn as the game draws them (no image files) ---- */
-  var SVGNS = "http://www.w3.org/2000/svg";
-  var HORNOCHSEN_RED = { 55: 7, 11: 5, 22: 5, 33: 5, 44: 5, 66: 5, 77: 5, 88: 5,
-    10: 3, 20: 3, 30: 3, 40: 3, 50: 3, 60: 3, 70: 3, 80: 3, 90: 3, 5: 2, 25: 2, 45: 2, 75: 2, 95: 2 };
-  var HORNOCHSEN_GREEN_TWO = { 15: 1, 35: 1, 42: 1, 52: 1, 65: 1, 85: 1 };
-
-  /* Bull heads of a 6 nimmt! / X nimmt! / 11 nimmt! card (sdk.game.cards.nimmt_heads). */
-  function nimmtHeads(c) {
-    if (c === 55) return 7;
-    if (c % 11 === 0) return 5;
-    if (c % 10 === 0) return 3;
-    if (c % 5 === 0) return 2;
-    return 1;
-  }
-
-  /* Signed points of a Hornochsen! card (sdk.game.cards.hornochsen_points). */
-  function hornochsenPoints(c) {
-    if (HORNOCHSEN_RED[c]) return -HORNOCHSEN_RED[c];
-    return HORNOCHSEN_GREEN_TWO[c] ? 2 : 1;
-  }
-
-  function bullIcon() {
-    var svg = document.createElementNS(SVGNS, "svg");
-    svg.setAttribute("viewBox", "0 0 20 18");
-    svg.setAttribute("class", "bull");
-    svg.setAttribute("aria-hidden", "true");
-    var use = document.createElementNS(SVGNS, "use");
-    use.setAttribute("href", "#bull-head");
-    svg.appendChild(use);
-    return svg;
-  }
-
-  function installSprite() {
-    if (document.getElementById("bull-head")) return;
-    var svg = document.createElementNS(SVGNS, "svg");
-    svg.setAttribute("class", "sprite");
-    svg.setAttribute("aria-hidden", "true");
-    var symbol = document.createElementNS(SVGNS, "symbol");
-    symbol.setAttribute("id", "bull-head");
-    symbol.setAttribute("viewBox", "0 0 20 18");
-    [
-      "M1 1.5c.2 4 2.4 6.2 5.6 6.2h6.8c3.2 0 5.4-2.2 5.6-6.2-1.2 2.2-3.2 3.3-5.6 3.3H6.6C4.2 4.8 2.2 3.7 1 1.5z",
-      "M5.5 7h9v4.8c0 3.4-2.3 5.7-4.5 5.7s-4.5-2.3-4.5-5.7z"
-    ].forEach(function (d) {
-      var path = document.createElementNS(SVGNS, "path");
-      path.setAttribute("d", d);
-      symbol.appendChild(path);
-    });
-    svg.appendChild(symbol);
-    document.body.insertBefore(svg, document.body.firstChild);
-  }
-
-  /* A card of `family`: its number (the element's only text), its heads and colour. */
-  function cardNode(family, c) {
-    var node = el("span", "card");
-    var heads, color;
-    if (family === "hornochsen") {
-      var points = hornochsenPoints(c);
-      heads = Math.abs(points);
-      color = points < 0 ? "red" : "green";
-    } else {
-      heads = nimmtHeads(c);
-      color = "h" + heads;
-    }
-    node.className = "card " + color;
-    node.setAttribute("data-card", String(c));
-    node.setAttribute("data-heads", String(heads));
-    node.setAttribute("data-color", color);
-    node.title = c + ": " + heads + (heads === 1 ? " head" : " heads") +
-      (family === "hornochsen" ? (color === "red" ? " (red: minus)" : " (green: plus)") : "");
-    node.appendChild(el("b", "", String(c)));
-    var row = el("span", "heads");
-    for (var i = 0; i < heads; i++) row.appendChild(bullIcon());
-    node.appendChild(row);
-    return node;
-  }
-
-  function specialNode(name) {
-    var node = el("span", "tag special", name);
-    node.title = name === "x2" ? "x2 special: doubles the row" : "+5 special: adds 5 points";
-    return node;
-  }
-
-  function cards(family, list, marks) {
-    var box = el("span", "cards");
-    list.forEach(function (c, i) {
-      if (i) box.appendChild(document.createTextNode(" "));
-      var node = cardNode(family, c);
-      if (marks && marks.indexOf(c) >= 0) node.classList.add("last");
-      box.appendChild(node);
-    });
-    return box;
-  }
+  var el = BullringCards.el, cards = BullringCards.cards;
+  var specialNode = BullringCards.specialNode, installSprite = BullringCards.installSprite;
+  var nimmtHeads = BullringCards.nimmtHeads, hornochsenPoints = BullringCards.hornochsenPoints;
 
   /* ---- replay viewer ----
      One data file per match (leaderboard/viewer_data.py): the decisions and a snapshot of
@@ -143,14 +18,7 @@ var Bullring = (function () {
   var early = null;  // replay data that arrived before the viewer was set up
   var SPECIALS = { 1: "x2", 2: "+5" };
   var SECRET_DECISIONS = ["PICK_CARD"];  // a choice hidden from the other seats when made
-  var SEAT_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
-
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  var SEAT_COLORS = BullringGraph.SEAT_COLORS;
 
   /* Undo the data file's delta encoding: every full snapshot. A change that is an object
      patches the previous list item by item ({index: item}). */
@@ -418,72 +286,6 @@ var Bullring = (function () {
   }
 
   /* ---- the score graph: each seat's score after every decision ---- */
-  function scoreGraph(data) {
-    var box = document.getElementById("score-graph");
-    if (!box) return;
-    box.textContent = "";
-    var w = 640, h = 160, left = 34, right = 8, top = 8, bottom = 20;
-    var steps = viewer.snapshots.length - 1;
-    var values = viewer.snapshots.map(function (s) { return s.scores; });
-    var lo = 0, hi = 1;
-    values.forEach(function (row) { row.forEach(function (v) { lo = Math.min(lo, v); hi = Math.max(hi, v); }); });
-    var sx = function (x) { return left + (steps ? x / steps : 0) * (w - left - right); };
-    var sy = function (y) { return top + (1 - (y - lo) / (hi - lo)) * (h - top - bottom); };
-    var svg = document.createElementNS(SVGNS, "svg");
-    svg.setAttribute("viewBox", "0 0 " + w + " " + h);
-    svg.setAttribute("class", "chart score-chart");
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", "Each seat's score after every decision");
-    function add(tag, attrs, text) {
-      var node = document.createElementNS(SVGNS, tag);
-      Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-      if (text !== undefined) node.textContent = text;
-      svg.appendChild(node);
-      return node;
-    }
-    add("rect", { x: left, y: top, width: w - left - right, height: h - top - bottom, "class": "plot" });
-    niceTicks(lo, hi, 4).forEach(function (t) {
-      add("line", { x1: left, x2: w - right, y1: sy(t), y2: sy(t), "class": "grid" });
-      add("text", { x: left - 4, y: sy(t) + 4, "class": "tick", "text-anchor": "end" }, String(t));
-    });
-    add("text", { x: w - right, y: h - 4, "class": "tick", "text-anchor": "end" }, "decision " + steps);
-    data.players.forEach(function (name, seat) {
-      var points = values.map(function (row, x) { return sx(x).toFixed(1) + "," + sy(row[seat]).toFixed(1); });
-      var line = add("polyline", { points: points.join(" "), fill: "none", stroke: SEAT_COLORS[seat % SEAT_COLORS.length], "stroke-width": 2 });
-      var title = document.createElementNS(SVGNS, "title");
-      title.textContent = "Seat " + seat + ": " + name;
-      line.appendChild(title);
-    });
-    viewer.marker = add("line", { x1: 0, x2: 0, y1: top, y2: h - bottom, "class": "marker" });
-    svg.addEventListener("click", function (e) {
-      var rect = svg.getBoundingClientRect();
-      var x = (e.clientX - rect.left) / rect.width * w;
-      show(Math.round((x - left) / (w - left - right) * steps));
-    });
-    viewer.sx = sx;
-    box.appendChild(svg);
-    var legend = el("p", "legend");
-    data.players.forEach(function (name, seat) {
-      var item = el("span", "key");
-      var swatch = el("span", "swatch");
-      swatch.style.background = SEAT_COLORS[seat % SEAT_COLORS.length];
-      item.appendChild(swatch);
-      item.appendChild(document.createTextNode("Seat " + seat + ": " + name));
-      legend.appendChild(item);
-    });
-    box.appendChild(legend);
-  }
-
-  /* Round axis ticks (1, 2 or 5 times a power of ten), as leaderboard/charts.py makes. */
-  function niceTicks(lo, hi, count) {
-    var span = hi - lo || 1, raw = span / count;
-    var mag = Math.pow(10, Math.floor(Math.log10(raw)));
-    var step = [1, 2, 5, 10].map(function (m) { return m * mag; }).filter(function (s) { return s >= raw; })[0];
-    var out = [];
-    for (var t = Math.ceil(lo / step) * step; t <= hi + 1e-9; t += step) out.push(Math.round(t * 1e6) / 1e6);
-    return out;
-  }
-
   function fragment() {
     var out = {};
     location.hash.replace(/^#/, "").split("&").forEach(function (pair) {
@@ -588,7 +390,7 @@ var Bullring = (function () {
     viewer.snapshots = expand(data.snapshots);
     viewer.piles = viewer.family === "11nimmt" ? pileCounts(data, viewer.snapshots) : null;
     document.getElementById("jump").max = String(data.decisions.length);
-    scoreGraph(data);
+    BullringGraph.scoreGraph(data, viewer, show);
     fromFragment();
   }
 
@@ -642,28 +444,7 @@ var Bullring = (function () {
     }
   }
 
-  /* ---- standings: the filter box and the retired-versions toggle ---- */
-  function initStandings(table) {
-    var filter = document.getElementById("filter");
-    var retired = document.getElementById("show-retired");
-    function apply() {
-      var words = filter ? filter.value.trim().toLowerCase() : "";
-      var showRetired = !retired || retired.checked;
-      Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
-        var text = (row.getAttribute("data-search") || row.textContent).toLowerCase();
-        var hide = (words && text.indexOf(words) < 0) || (!showRetired && row.classList.contains("retired"));
-        row.hidden = !!hide;
-      });
-    }
-    if (filter) filter.addEventListener("input", apply);
-    if (retired) retired.addEventListener("change", apply);
-    apply();
-  }
-
   document.addEventListener("DOMContentLoaded", function () {
-    Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), makeSortable);
-    var standings = document.getElementById("standings");
-    if (standings) initStandings(standings);
     var section = document.getElementById("replay");
     if (section) initReplay(section);
   });

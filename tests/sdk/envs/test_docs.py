@@ -42,7 +42,9 @@ def test_the_tables_show_the_layout_and_the_actions(family: str) -> None:
     assert f"Observation: {codec.size} floats. Actions: {codec.action_size}." in PAGE
 
 
-@pytest.mark.parametrize("module", ["encoding", "pettingzoo", "gymnasium", "openspiel"])
+@pytest.mark.parametrize(
+    "module", ["encoding", "codec_base", "family_codecs", "pettingzoo", "gymnasium", "openspiel"]
+)
 def test_without_numpy_an_adapter_names_the_extra_it_needs(module: str) -> None:
     done = subprocess.run(
         [

@@ -1,0 +1,106 @@
+"""11 nimmt!: which options are legal on a turn, the engine's hot path.
+
+:class:`ElevenNimmtOptions` is a base of :class:`sdk.game.elevennimmt_rules.ElevenNimmtState`
+and holds no state of its own: the turn's PLAY options in canonical order (card, then pile),
+the piles a turn may still play on (b bull cards: b piles, at least 1), and the quick
+legality check of one option.
+"""
+
+from __future__ import annotations
+
+from sdk.game.core import Option, OptionKind
+from sdk.game.elevennimmt_table import BITS, PILE_BITS, PLAY_OPTIONS, REACH, WINDOW, Phase
+
+
+class ElevenNimmtOptions:
+    """The option rules of :class:`sdk.game.elevennimmt_rules.ElevenNimmtState` (its state,
+    declared here for the type checker)."""
+
+    phase: Phase
+    hands: list[list[int]]
+    piles: list[list[int]]
+    bulls: list[int]
+    start_tops: list[int]
+    plays: list[tuple[int, int]]
+    steal_targets: list[int]
+    _tops_cache: tuple[list[int] | None, int]
+    _pile_of_top: tuple[list[int] | None, dict[int, int]]
+
+    def _is_legal(self, seat: int, option: Option) -> bool:
+        """A quick legality check of one option (the same rules as legal_options)."""
+        kind = option.kind
+        if self.phase is Phase.STEAL:
+            return kind == OptionKind.STEAL and option.target in self.steal_targets
+        if kind == OptionKind.PLAY:
+            pile = option.row
+            if not 0 <= pile < len(self.start_tops) or option.card not in self.hands[seat]:
+                return False
+            return 1 <= (option.card - self.start_tops[pile]) % 100 <= WINDOW and (
+                self._may_use(seat, pile)
+            )
+        if kind == OptionKind.ROW:
+            return not self.plays and 0 <= option.row < len(self.piles)
+        return kind == OptionKind.END_TURN and bool(self.plays)
+
+    def _may_use(self, seat: int, pile: int) -> bool:
+        """Whether this turn may still play on `pile` (b bull cards: b piles, at least 1)."""
+        used = {p for _, p in self.plays}
+        return pile in used or len(used) < max(1, self.bulls[seat])
+
+    def _open_tops(self, seat: int) -> int:
+        """The start tops of the piles this turn may still play on, as a bit set: with b
+        bull cards at most b piles (one pile, one card with none). The set of all start
+        tops is kept with the turn's start_tops list (a new list every turn)."""
+        tops = self.start_tops
+        cache = self._tops_cache
+        if cache[0] is tops:
+            mask = cache[1]
+        else:
+            mask = 0
+            for top in tops:
+                mask |= BITS[top]
+            self._tops_cache = (tops, mask)
+        plays = self.plays
+        if plays:
+            used = {pile for _, pile in plays}
+            if len(used) >= max(1, self.bulls[seat]):
+                mask = 0
+                for pile in used:
+                    mask |= BITS[tops[pile]]
+        return mask
+
+    def _has_play(self, seat: int) -> bool:
+        mask = self._open_tops(seat)
+        for card in self.hands[seat]:  # noqa: SIM110 (a plain loop is quicker than any())
+            if mask & REACH[card]:
+                return True
+        return False
+
+    def _play_options(self, seat: int) -> list[Option]:
+        """The PLAY options of this turn in canonical order (card, then pile): each hand
+        card against the bit set of the start tops this turn may still play on."""
+        mask = self._open_tops(seat)
+        tops = self.start_tops
+        known = self._pile_of_top
+        if known[0] is not tops:  # a new turn: which pile each start top is on
+            known = self._pile_of_top = (tops, {top: pile for pile, top in enumerate(tops)})
+        pile_of = known[1]
+        options: list[Option] = []
+        append = options.append
+        for card in self.hands[seat]:
+            fits = REACH[card] & mask
+            if not fits:
+                continue
+            key = card << PILE_BITS
+            if fits & (fits - 1):  # several piles: in pile order
+                piles = []
+                while fits:
+                    low = fits & -fits
+                    piles.append(pile_of[low.bit_length() - 1])
+                    fits ^= low
+                piles.sort()
+                for pile in piles:
+                    append(PLAY_OPTIONS[key | pile])
+            else:
+                append(PLAY_OPTIONS[key | pile_of[fits.bit_length() - 1]])
+        return options
