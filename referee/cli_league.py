@@ -17,7 +17,13 @@ from rich.table import Table
 from referee.cli_errors import fail
 from referee.league.config import EXECUTORS, LeagueConfig, load_league
 from referee.league.executors import RefereeRunner, make_executor
-from referee.league.runner import LeagueRunner, LeagueSummary, Progress
+from referee.league.runner import (
+    LeagueRunner,
+    LeagueSummary,
+    Progress,
+    active_roster,
+    plan_static,
+)
 from referee.league.store import LeagueStore, StoreError, store_errors
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout, check_parallel
 from referee.process import ProcessLimits
@@ -178,8 +184,18 @@ def run(
         raise typer.Exit(1)
 
 
-def standings_json(store: LeagueStore) -> dict[str, Any]:
-    """The whole league's status, as ``bullring league status --json`` prints it."""
+def unscheduled_count(config: LeagueConfig, store: LeagueStore) -> int:
+    """How many matches of the league file's fixed schedule the store does not hold yet:
+    those of bots submitted or added to the file since the last run, which the next
+    ``league run`` schedules (the quality format's batches are scheduled as it plays)."""
+    planned = plan_static(config, active_roster(config, store.path))
+    known = {match.slot for match in store.matches()}
+    return sum(1 for match in planned if match.slot not in known)
+
+
+def standings_json(store: LeagueStore, config: LeagueConfig | None = None) -> dict[str, Any]:
+    """The whole league's status, as ``bullring league status --json`` prints it (with
+    the league file, also how many matches the next run will add: ``unscheduled``)."""
     finished, scheduled = store.counts()
     meta = store.meta()
     return {
@@ -187,6 +203,7 @@ def standings_json(store: LeagueStore) -> dict[str, Any]:
         "store": str(store.path),
         "finished": finished,
         "scheduled": scheduled,
+        "unscheduled": unscheduled_count(config, store) if config is not None else None,
         "variants": {
             v["id"]: [s.to_json() for s in store.standings(v["id"])] for v in store.variants()
         },
@@ -200,7 +217,8 @@ def status(
 ) -> None:
     """Standings of every variant: rating (mu - 3 sigma), mu, sigma, matches, wins, win
     rate (a first place shared by k bots counts 1/k), mean rank and mean score."""
-    path = load(file).store if file.suffix == ".toml" else file
+    config = load(file) if file.suffix == ".toml" else None
+    path = config.store if config is not None else file
     try:
         store = LeagueStore.open_readonly(path)
     except StoreError as error:
@@ -208,14 +226,18 @@ def status(
         raise fail(f"{error}{hint}") from None
     try:
         with store, store_errors(path, only_reads=True):
-            data = standings_json(store)
+            data = standings_json(store, config)
     except StoreError as error:
         raise fail(str(error)) from None
     if as_json:
         typer.echo(json.dumps(data, indent=2))
         return
     out = Console(width=None if sys.stdout.isatty() else PIPED_WIDTH)
-    out.print(f"[bold]{data['league']}[/]: {data['finished']}/{data['scheduled']} matches played")
+    to_come = data["unscheduled"]
+    later = f" ({to_come} to be scheduled by the next league run)" if to_come else ""
+    out.print(
+        f"[bold]{data['league']}[/]: {data['finished']}/{data['scheduled']} matches played{later}"
+    )
     for variant, rows in data["variants"].items():
         table = Table(title=variant, title_justify="left")
         columns = ("#", "bot", "rating", "mu", "sigma", "matches", "wins", "win %", "mean rank")

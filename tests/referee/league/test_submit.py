@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -97,6 +98,13 @@ def test_submit_registers_and_new_versions_keep_history_apart(tmp_path: Path) ->
     done = bullring("bot", "submit", str(v2), "--league", str(file), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "new version of random_bot" in done.stdout
+    # Before the next run, status counts the matches the submission added.
+    shown = bullring("league", "status", str(file), "--json", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    counts = json.loads(shown.stdout)
+    assert (counts["finished"], counts["scheduled"], counts["unscheduled"]) == (6, 6, 4)
+    shown = bullring("league", "status", str(file), cwd=tmp_path)
+    assert "6/10 matches played (4 to be scheduled by the next league run)" in shown.stdout
     ran = bullring("league", "run", str(file), "--no-progress", cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
     with LeagueStore.open_readonly(store) as db:
