@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.chromium.exists():
         print(f"{args.chromium}: no Chromium there (--chromium PATH)", file=sys.stderr)
         return 2
-    for path in shoot(args.site, args.out, args.chromium):
+    for path in shoot(args.site.resolve(), args.out.resolve(), args.chromium):
         print(path)
     return 0
 
