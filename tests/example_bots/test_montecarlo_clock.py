@@ -9,48 +9,14 @@ doing, not the bot's; every other overrun fails the test.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Sequence
-
 import pytest
 
-from example_bots.montecarlo_bot.bot import MonteCarloBot
+from benchmarks.montecarlo_clock import GAMES, TimedMonteCarlo
 from example_bots.random_bot.bot import RandomBot
-from sdk.game.core import Option
-from sdk.game.views import View
 from sdk.local import play_local
-from sdk.match import DecisionClock
 
 DEADLINE_MS = 100
 pytestmark = pytest.mark.serial  # decisions timed in wall time: run alone
-GAMES = [  # (variant, options, players)
-    ("6nimmt", {"rounds": "1"}, 3),
-    ("6nimmt-pro", {"rounds": "1"}, 3),
-    ("6nimmt-logic", {"rounds": "1"}, 3),
-    ("6nimmt-tactics", {"rounds": "1"}, 3),
-    ("xnimmt", {}, 3),
-    ("11nimmt", {}, 3),
-    ("hornochsen", {}, 3),
-    # 6 players: about 40 options a step, whose first joint batch alone takes longer
-    # than the 70 ms the bot thinks at this deadline; it gives up in time.
-    ("hornochsen", {}, 6),
-]
-
-
-class TimedMonteCarlo(MonteCarloBot):
-    """The Monte Carlo bot, with each decision's (wall, cpu) seconds recorded."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.times: list[tuple[float, float]] = []
-
-    def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> Option:
-        cpu = time.thread_time()
-        choice = super().decide(view, options, clock)
-        wall = time.monotonic() - clock.received
-        if len(options) > 1:
-            self.times.append((wall, time.thread_time() - cpu))
-        return choice
 
 
 @pytest.mark.slow
