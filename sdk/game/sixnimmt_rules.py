@@ -29,7 +29,7 @@ from sdk.game.core import (
     Side,
 )
 from sdk.game.eventlog import EventLog, Record
-from sdk.game.sixnimmt_view import card_locations_of, view_of
+from sdk.game.sixnimmt_view import card_locations_of, illegal_option, pending_text, view_of
 from sdk.game.views import SixNimmtView
 
 if TYPE_CHECKING:
@@ -60,6 +60,8 @@ _ROUND_START, _REVEAL, _PLACE, _TAKE, _DRAFTED, _ROUND_END = (
 )
 _HEAD = HEADS.__getitem__
 _CARD_OPTION = CARD_OPTIONS.__getitem__
+_NO_OFFER: tuple[list[int], list[Option]] = ([], [])  # no hand is this list
+_COPIED_LISTS = ("totals", "penalties", "unused", "pool", "picks", "queue", "_offers")
 
 
 class SixNimmtState(EventLog, GameState[SixNimmtView]):
@@ -69,6 +71,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         "_all_seats",
         "_events",
         "_log",
+        "_offers",
         "choices",
         "chooser",
         "drafter",
@@ -87,7 +90,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         "unpicked",
         "unused",
     )
-    COPY_LISTS = ("totals", "penalties", "unused", "pool", "picks", "queue", *EventLog.LOG_LISTS)
+    COPY_LISTS = (*_COPIED_LISTS, *EventLog.LOG_LISTS)
     COPY_NESTED = ("hands", "rows", "piles")
 
     def __init__(self, rules: Rules, seed: int) -> None:
@@ -115,6 +118,8 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         self._events: list[Event] = []
         self.phase = _PICK
         self._all_seats = tuple(range(n))
+        # (hand, its pick options) per seat, while that list has as many cards.
+        self._offers: list[tuple[list[int], list[Option]]] = [_NO_OFFER] * n
 
     @classmethod
     def from_position(
@@ -181,11 +186,20 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
             )
         if phase is _DRAFT and seat == self.drafter:
             return DecisionKind.DRAFT_CARD
-        raise RulesError(f"seat {seat} has no decision pending (pending: {self._pending_text()})")
+        raise RulesError(f"seat {seat} has no decision pending (pending: {pending_text(self)})")
 
     def legal_options(self, seat: int) -> list[Option]:
         if self.phase is _PICK and 0 <= seat < self.players and not self.picks[seat]:
-            return [CARD_OPTIONS[c] for c in self.hands[seat]]
+            # A pick's options are the hand's cards: kept from turn to turn (a reveal
+            # takes the played card's option out), rebuilt when the hand is another list
+            # or another size. The caller gets a copy: it may change it freely.
+            hand = self.hands[seat]
+            offer = self._offers[seat]
+            if offer[0] is hand and len(offer[1]) == len(hand):
+                return offer[1][:]
+            options = [CARD_OPTIONS[c] for c in hand]
+            self._offers[seat] = (hand, options)
+            return options[:]
         kind = self.decision_kind(seat)
         if kind == DecisionKind.DRAFT_CARD:
             return [CARD_OPTIONS[c] for c in self.pool]
@@ -198,7 +212,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
                 self.decision_kind(seat)  # raises with the pending seats
             card = option.card
             if option.kind != _CARD or card not in self.hands[seat]:
-                raise self._illegal(seat, option)
+                raise illegal_option(self, seat, option)
             picks[seat] = card
             self.unpicked -= 1
             if not self.unpicked:
@@ -209,13 +223,13 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
             if seat != self.chooser:
                 self.decision_kind(seat)
             if option not in self.choices:
-                raise self._illegal(seat, option)
+                raise illegal_option(self, seat, option)
             self._choose(seat, option)
         elif phase is _DRAFT:
             if seat != self.drafter:
                 self.decision_kind(seat)
             if option.kind != _CARD or option.card not in self.pool:
-                raise self._illegal(seat, option)
+                raise illegal_option(self, seat, option)
             self._draft(seat, option.card)
         else:
             raise RulesError("the game is over; no decision is pending")
@@ -287,10 +301,18 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         """Every seat has picked: reveal the cards and resolve them, lowest first."""
         order = sorted(zip(self.picks, self._all_seats, strict=True))
         hands = self.hands
+        offers = self._offers
         append = self._log.append
         rnd = self.round
         for card, seat in order:
-            hands[seat].remove(card)
+            hand = hands[seat]
+            hand.remove(card)
+            offer = offers[seat]
+            if offer[0] is hand:
+                try:
+                    offer[1].remove(_CARD_OPTION(card))
+                except ValueError:  # the hand was changed from outside the engine
+                    offers[seat] = _NO_OFFER
             append((_REVEAL, seat, card, -1, 0, rnd))
         self.picks = [0] * self.players
         self.unpicked = self.players
@@ -360,8 +382,8 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         while queue:
             card, seat = queue[0]
             places = nearest_places(self.rows, card)
-            if len(places) != 1:
-                self._ask(seat, places or ROW_OPTIONS)
+            if len(places) != 1:  # none, or two tied places: the seat chooses
+                self.phase, self.chooser, self.choices = _CHOOSE, seat, places or ROW_OPTIONS
                 return
             place = places[0]
             self._put(seat, card, place.row, place.side)
@@ -393,19 +415,11 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         else:
             self._resolve_ends(queue)
 
-    def _ask(self, seat: int, choices: tuple[Option, ...]) -> None:
-        self.phase = _CHOOSE
-        self.chooser = seat
-        self.choices = choices
-
     def _put(self, seat: int, card: int, r: int, side: Side) -> None:
         """Place `card` at a row end; as the row's 6th card it takes the row first."""
         fresh = len(self.rows[r]) >= ROW_CAPACITY
         if fresh:
             self._take(seat, r)
-        self._lay(seat, card, r, side, fresh)
-
-    def _lay(self, seat: int, card: int, r: int, side: Side, fresh: bool) -> None:
         row = self.rows[r]
         if side == Side.LEFT and not fresh:
             row.insert(0, card)
@@ -472,20 +486,6 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         self.unused = sorted(deck[dealt + ROWS :])
         self._lay_rows(deck[dealt : dealt + ROWS])
         self.phase = _PICK
-
-    # ------------------------------------------------------------------ messages
-
-    def _pending_text(self) -> str:
-        pending = self.pending()
-        return ", ".join(f"seat {s}" for s in pending) if pending else "none, the game is over"
-
-    def _illegal(self, seat: int, option: Option) -> RulesError:
-        kind = self.decision_kind(seat)
-        legal = ", ".join(o.describe() for o in self.legal_options(seat))
-        described = option.describe() if isinstance(option, Option) else repr(option)
-        return RulesError(
-            f"{described} is not a legal {kind.name} option for seat {seat}; legal: {legal}"
-        )
 
 
 def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> SixNimmtState:
