@@ -34,7 +34,6 @@ from referee.league.store_rows import (
     manifest_hash,
 )
 from referee.limits import LOCK_TIMEOUT_S
-from referee.replay_digest import packed_digest
 from referee.spec import BotSpec, MatchResult
 from sdk.errors import BullringError
 
@@ -449,7 +448,8 @@ class LeagueStore(StoreReads):
     ) -> bool:
         """Record a finished match inside the caller's transaction (`replay_zlib`: its
         replay already compressed, else ``result.replay`` is; `digest_zlib`: its digest,
-        referee/replay_digest.py, made where the match ran, else from ``result.replay``).
+        referee/replay_digest.py, made where the match ran; a match without one is
+        published from its replay).
 
         Returns False (and writes nothing) when the match already has its result, so a
         result can never be counted twice.
@@ -480,13 +480,9 @@ class LeagueStore(StoreReads):
                 for f in result.faults
             ],
         )
-        if replay_zlib is None:
-            replay = _replay_json(result)
-            replay_zlib = compress_replay(replay)
-            if digest_zlib is None and result.replay is not None:
-                digest_zlib = packed_digest(replay)
         db.execute(
-            "INSERT INTO replays(match_id, data) VALUES (?, ?)", (match.match_id, replay_zlib)
+            "INSERT INTO replays(match_id, data) VALUES (?, ?)",
+            (match.match_id, replay_zlib or compress_replay(_replay_json(result))),
         )
         if digest_zlib is not None:
             db.execute(
