@@ -75,6 +75,8 @@ def _more(generator: _random.Random) -> Iterator[int]:
 def seeded_shuffle(text: str, items: list[T]) -> None:
     """Shuffle `items` in place exactly as ``random.Random(text).shuffle(items)`` does."""
     size = len(items)
+    if size < 2:
+        return
     if size > len(SHIFTS) or not _NATIVE_LITTLE:
         random.Random(text).shuffle(items)
         return
