@@ -60,8 +60,6 @@ _ROUND_START, _REVEAL, _PLACE, _TAKE, _DRAFTED, _ROUND_END = (
 )
 _HEAD = HEADS.__getitem__
 _CARD_OPTION = CARD_OPTIONS.__getitem__
-_NO_OFFER: tuple[list[int], list[Option]] = ([], [])  # no hand is this list
-_COPIED_LISTS = ("totals", "penalties", "unused", "pool", "picks", "queue", "_offers")
 
 
 class SixNimmtState(EventLog, GameState[SixNimmtView]):
@@ -71,7 +69,6 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         "_all_seats",
         "_events",
         "_log",
-        "_offers",
         "choices",
         "chooser",
         "drafter",
@@ -90,7 +87,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         "unpicked",
         "unused",
     )
-    COPY_LISTS = (*_COPIED_LISTS, *EventLog.LOG_LISTS)
+    COPY_LISTS = ("totals", "penalties", "unused", "pool", "picks", "queue", *EventLog.LOG_LISTS)
     COPY_NESTED = ("hands", "rows", "piles")
 
     def __init__(self, rules: Rules, seed: int) -> None:
@@ -118,8 +115,6 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         self._events: list[Event] = []
         self.phase = _PICK
         self._all_seats = tuple(range(n))
-        # (hand, its pick options) per seat, while that list has as many cards.
-        self._offers: list[tuple[list[int], list[Option]]] = [_NO_OFFER] * n
 
     @classmethod
     def from_position(
@@ -190,16 +185,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
 
     def legal_options(self, seat: int) -> list[Option]:
         if self.phase is _PICK and 0 <= seat < self.players and not self.picks[seat]:
-            # A pick's options are the hand's cards: kept from turn to turn (a reveal
-            # takes the played card's option out), rebuilt when the hand is another list
-            # or another size. The caller gets a copy: it may change it freely.
-            hand = self.hands[seat]
-            offer = self._offers[seat]
-            if offer[0] is hand and len(offer[1]) == len(hand):
-                return offer[1][:]
-            options = [CARD_OPTIONS[c] for c in hand]
-            self._offers[seat] = (hand, options)
-            return options[:]
+            return [CARD_OPTIONS[c] for c in self.hands[seat]]
         kind = self.decision_kind(seat)
         if kind == DecisionKind.DRAFT_CARD:
             return [CARD_OPTIONS[c] for c in self.pool]
@@ -301,18 +287,10 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         """Every seat has picked: reveal the cards and resolve them, lowest first."""
         order = sorted(zip(self.picks, self._all_seats, strict=True))
         hands = self.hands
-        offers = self._offers
         append = self._log.append
         rnd = self.round
         for card, seat in order:
-            hand = hands[seat]
-            hand.remove(card)
-            offer = offers[seat]
-            if offer[0] is hand:
-                try:
-                    offer[1].remove(_CARD_OPTION(card))
-                except ValueError:  # the hand was changed from outside the engine
-                    offers[seat] = _NO_OFFER
+            hands[seat].remove(card)
             append((_REVEAL, seat, card, -1, 0, rnd))
         self.picks = [0] * self.players
         self.unpicked = self.players
