@@ -30,6 +30,7 @@ from referee.league.store_rows import (
     MatchRow,
     RegisteredBot,
     Standing,
+    compress_log,
     compress_replay,
     manifest_hash,
 )
@@ -127,6 +128,14 @@ CREATE TABLE IF NOT EXISTS ratings (
     PRIMARY KEY (variant, seq, bot)
 );
 CREATE INDEX IF NOT EXISTS ratings_bot ON ratings(variant, bot, seq);
+CREATE TABLE IF NOT EXISTS logs (
+    match_id TEXT NOT NULL REFERENCES matches(match_id),
+    seat INTEGER NOT NULL,
+    bot TEXT NOT NULL,
+    total INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
 """
 
 
@@ -139,6 +148,9 @@ class StoreLocked(StoreError):
 
 
 TABLES = ("meta", "variants", "bots", "matches", "results", "faults", "replays", "ratings")
+# Tables added after schema version 1 was released: a store without them is still read
+# (as holding none of their rows) and gets them when next opened for writing.
+ADDED_TABLES = ("logs",)
 
 
 def _is_locked(error: sqlite3.OperationalError) -> bool:
@@ -473,6 +485,14 @@ class LeagueStore(StoreReads):
         db.execute(
             "INSERT INTO replays(match_id, data) VALUES (?, ?)",
             (match.match_id, replay_zlib or compress_replay(_replay_json(result))),
+        )
+        db.executemany(
+            "INSERT INTO logs(match_id, seat, bot, total, data) VALUES (?, ?, ?, ?, ?)",
+            [
+                (match.match_id, t.seat, match.seats[t.seat], t.total, compress_log(t.data))
+                for t in result.logs
+                if 0 <= t.seat < len(match.seats)
+            ],
         )
         return True
 
