@@ -135,6 +135,12 @@ class StoreReplays:
             self.store = LeagueStore.open_readonly(self.path)
         return self.store.replay_text(match_id)
 
+    def blob(self, match_id: str) -> bytes | None:
+        """A match's replay as stored (zlib-compressed JSON), or None."""
+        if self.store is None:
+            self.store = LeagueStore.open_readonly(self.path)
+        return self.store.replay_blob(match_id)
+
     def logs(self, match_id: str) -> dict[int, str]:
         """Each seat's bot log tail kept for the match (by seat), if the store keeps them
         (a store with a ``bot_logs(match_id)`` method); {} otherwise."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import array
 import fcntl
 import os
+import select
 import termios
 import threading
 import time
@@ -73,19 +74,25 @@ class LogSink:
         for line in lines:
             self._echo(line[:ECHO_LINE_BYTES])
 
-    def _keep(self, chunk: bytes) -> None:
+    def _read(self, poller: select.poll) -> bytes:
+        """The next chunk of output (b"" at the end), counted and kept in the same locked
+        step as it is read, so that a mark sees every byte either in the pipe or read."""
+        poller.poll()
         with self._changed:
+            chunk = os.read(self._fd, 65536)
             self.received += len(chunk)
             self._recent += chunk[-TAIL_BYTES:]
             del self._recent[:-TAIL_BYTES]
             self._changed.notify_all()
+        return chunk
 
     def _run(self) -> None:
         written = 0
+        poller = select.poll()
+        poller.register(self._fd, select.POLLIN | select.POLLHUP | select.POLLERR)
         try:
             with open(self.path, "wb") as out:
-                while chunk := os.read(self._fd, 65536):
-                    self._keep(chunk)
+                while chunk := self._read(poller):
                     if self._echo is not None:
                         self._lines(chunk)
                     keep = chunk[: max(0, self.limit - written)]

@@ -200,6 +200,11 @@ class StoreReads:
         data: dict[str, Any] = json.loads(text)
         return data
 
+    def replay_blob(self, match_id: str) -> bytes | None:
+        """A finished match's replay as stored (zlib-compressed JSON), or None."""
+        row = self.db.execute("SELECT data FROM replays WHERE match_id = ?", (match_id,)).fetchone()
+        return None if row is None else bytes(row[0])
+
     def replay_text(self, match_id: str) -> bytes | None:
         """A finished match's replay as its compact JSON text (UTF-8, not parsed), or None."""
         row = self.db.execute("SELECT data FROM replays WHERE match_id = ?", (match_id,)).fetchone()
