@@ -84,7 +84,12 @@ def test_the_log_tail_stays_text_in_a_browser(browser: Any, site: tuple[Path, Pa
         problems = Problems()
         problems.watch(page)
         dialogs: list[str] = []
-        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+        def on_dialog(dialog: Any) -> None:
+            dialogs.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", on_dialog)
         page.goto((site_dir / paths.match_page(match.match_id)).as_uri(), wait_until="load")
         page.wait_for_selector("#replay[data-perspective]")
         log = page.locator("details.bot-log pre").first
