@@ -50,7 +50,7 @@ def root(
 
 
 app.command("play")(cli_play.play)
-app.command("replay")(cli_replay.replay)
+app.command("replay", cls=cli_replay.ReplayCommand)(cli_replay.replay)
 app.command("debug")(cli_debug.debug)
 app.add_typer(cli_league.app, name="league")
 app.add_typer(cli_bot.app, name="bot")

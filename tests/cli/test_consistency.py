@@ -17,6 +17,8 @@ COMMANDS = [
     [],
     ["play"],
     ["replay"],
+    ["replay", "export"],
+    ["league", "log"],
     ["demo"],
     ["league", "run"],
     ["league", "status"],
