@@ -66,6 +66,11 @@ def test_a_faulted_seats_log_tail_is_on_its_match_page_escaped(site: tuple[Path,
     assert f"bullring league log <var>LEAGUE.toml</var> {match.match_id} --seat {seat}" in html
     text = (site_dir / paths.log_tail(match.match_id, seat)).read_text()
     assert f"ValueError: marker bug in {match.match_id}" in text
+    # The bot's page links each of its faults to the log tail of that match.
+    bot_page = (site_dir / paths.bot_page("log_marker@1")).read_text()
+    link = f'<a class="log" href="../{paths.log_tail(match.match_id, seat)}">bot log</a>'
+    assert link in bot_page
+    assert "bot log" not in (site_dir / paths.bot_page("first_option@1")).read_text()
 
 
 @pytest.fixture(scope="module")
