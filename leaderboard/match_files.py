@@ -1,7 +1,9 @@
 """Every match's page, holding its replay viewer data (leaderboard/viewer_data.py).
 
-One file per match: the page carries its data (deflated, base64) in a script line, cut
-from the stored replay's text without simulating or fully parsing it (viewer_text.py),
+One file per match: the page carries its data (deflated, base64) in a script line: the
+match's digest the league stored when it was played (referee/replay_digest.py), or, for a
+match stored before digests were, cut from the stored replay's text without simulating
+or fully parsing it (viewer_text.py),
 and everything the match pages share (header, replay controls, help) is rendered once,
 into a frame each page fills (pages.Frame). With many matches, worker processes write
 them, each reading the store itself, while the builder writes the other pages.
@@ -13,7 +15,7 @@ import gzip
 import os
 import struct
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +25,9 @@ from markupsafe import escape
 from leaderboard import paths
 from leaderboard.model import LeagueInfo, MatchSummary, ReplayLoader
 from leaderboard.pages import PageRenderer
-from leaderboard.viewer_data import family_of, packed_data
+from leaderboard.viewer_data import family_of, packed_data, packed_from_digest
+from referee.decompress import inflate
+from referee.limits import MAX_REPLAY_BYTES
 
 PARALLEL_FROM = 256  # matches before worker processes pay off
 CHUNK = 250
@@ -99,18 +103,33 @@ def write_matches(job: Job) -> int:
     number of pages with replay data."""
     pages = _PAGES.get(job.league) or _PAGES.setdefault(job.league, MatchPages(job.league))
     with_data = 0
+    read_digest = getattr(job.load_replay, "digest", None)
     for match in job.matches:
         texts = log_texts(match.match_id, job.load_replay)
         logs = log_files(job.out, match.match_id, texts)
-        text = job.load_replay(match.match_id)
-        data = None
-        if text is not None:
-            data = packed_data(text, logs)
-            write_replay_file(job.out, match.match_id, text, job.load_replay)
+        data = _replay_data(match.match_id, job.load_replay, read_digest, logs)
+        if data is not None:
+            write_replay_file(job.out, match.match_id, job.load_replay)
         with_data += data is not None
         html = pages.html(match, data, logs, texts)
         (job.out / paths.match_page(match.match_id)).write_text(html, encoding="utf-8")
     return with_data
+
+
+def _replay_data(
+    match_id: str,
+    load_replay: ReplayLoader,
+    read_digest: Callable[[str], bytes | None] | None,
+    logs: Mapping[int, str],
+) -> str | None:
+    """A match's packed viewer data: copied from the digest the league stored when the
+    match was played (a loader with a ``digest(match_id)`` method, as from_store's), else
+    made from its stored replay; None when there is no replay."""
+    packed = read_digest(match_id) if read_digest is not None else None
+    if packed is not None:
+        return packed_from_digest(packed, logs)
+    text = load_replay(match_id)
+    return packed_data(text, logs) if text is not None else None
 
 
 def log_texts(match_id: str, loader: ReplayLoader) -> dict[int, str]:
@@ -120,14 +139,20 @@ def log_texts(match_id: str, loader: ReplayLoader) -> dict[int, str]:
     return dict(read(match_id)) if read is not None else {}
 
 
-def write_replay_file(out: Path, match_id: str, text: bytes, loader: ReplayLoader) -> None:
+def write_replay_file(out: Path, match_id: str, loader: ReplayLoader) -> None:
     """Write the match's replay file beside its page (``bullring replay FILE`` opens it):
     the stored compressed replay rewrapped as gzip when the loader gives it
-    (``blob(match_id)``), else compressed here."""
+    (``blob(match_id)``: inflated only for gzip's checksum and length), else the replay's
+    text compressed here."""
     read = getattr(loader, "blob", None)
     blob: bytes | None = read(match_id) if read is not None else None
-    data = gzip_of(blob, text) if blob is not None else None
+    data = None
+    if blob is not None:
+        data = gzip_of(blob, inflate(blob, MAX_REPLAY_BYTES))
     if data is None:
+        text = loader(match_id)
+        if text is None:
+            return
         data = gzip.compress(text, compresslevel=6, mtime=0)
     (out / paths.replay_file(match_id)).write_bytes(data)
 
