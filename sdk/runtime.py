@@ -104,6 +104,7 @@ class BotService(pb_grpc.BotServicer):
             author=self.author,
             history_deltas=True,
             decide_stream=True,
+            play_stream=True,
         )
 
     def StartMatch(
@@ -154,6 +155,23 @@ class BotService(pb_grpc.BotServicer):
         stream with the status Decide would have failed with)."""
         for request in request_iterator:
             yield self.Decide(request, context)
+
+    def Play(
+        self, request_iterator: Iterator[pb.PlayRequest], context: grpc.ServicerContext
+    ) -> Iterator[pb.PlayReply]:
+        """StartMatch, Decide and EndMatch, each request of the process's stream in turn,
+        answered by a reply of its kind (a failure ends the stream with the status the call
+        would have failed with)."""
+        for request in request_iterator:
+            kind = request.WhichOneof("request")
+            if kind == "decide":
+                yield pb.PlayReply(decide=self.Decide(request.decide, context))
+            elif kind == "start_match":
+                yield pb.PlayReply(start_match=self.StartMatch(request.start_match, context))
+            elif kind == "end_match":
+                yield pb.PlayReply(end_match=self.EndMatch(request.end_match, context))
+            else:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, "bad request: an empty PlayRequest")
 
     def EndMatch(
         self, request: pb.EndMatchRequest, context: grpc.ServicerContext
