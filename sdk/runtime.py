@@ -7,7 +7,9 @@ stops accepting, lets calls in flight finish within a grace period and exits 0.
 
 Every (match_id, seat) is a session with its own Bot instance. Calls run on a thread
 pool, so sessions of several matches are served at once; one session's calls are
-serialised. A bot that raises gets an error status for that call (INTERNAL) carrying the
+serialised. The same requests may come as calls, a session's decisions on a
+DecideStream, or everything on a Play stream (docs/protocol.md); each is answered the
+same way. A bot that raises gets an error status for that call (INTERNAL) carrying the
 exception's type, message and traceback in the status details (:mod:`sdk.error_status`:
 the referee records an EXCEPTION fault); one that returns something that is not an
 offered option gets INTERNAL without details (a PROTOCOL fault). The server keeps serving.
