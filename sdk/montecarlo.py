@@ -288,6 +288,7 @@ def evaluate_batched(
     *,
     batch: int = 256,
     max_rounds: int | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Evaluation:
     """Evaluate options by batches of playouts until `stop_at` (a time.monotonic time).
 
@@ -296,13 +297,14 @@ def evaluate_batched(
     first round plays batches of a quarter of that, to measure. A batch is only started
     when it fits before `stop_at` at the slowest time per game seen so far;
     `max_rounds` caps the rounds (for reproducible tests). ``deals`` counts the rounds.
+    `clock` is what `stop_at` is read against: time.monotonic, or a simulated clock in
+    tests, which makes the stopping rule exact and independent of the machine's load.
     """
     opts = tuple(options)
     count = [0] * len(opts)
     total = [0.0] * len(opts)
     rounds = 0
     per_game = 0.0  # the slowest batch so far, in seconds per game
-    clock = time.monotonic
     with paused_gc():
         while len(opts) > 1 and (max_rounds is None or rounds < max_rounds):
             seed = rng.getrandbits(63)
@@ -338,6 +340,7 @@ def evaluate_jointly(
     *,
     batch: int = 64,
     max_rounds: int | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Evaluation:
     """Evaluate options by joint batches until `stop_at` (a time.monotonic time).
 
@@ -349,14 +352,14 @@ def evaluate_jointly(
     returns None; the first round may, at a short deadline) ends the sampling. With no
     round done, the means are -inf and ``.best`` is the first option. Every deal carries
     every option, so the result has the paired gains over the first option and their
-    standard errors, as :func:`evaluate` has. `max_rounds` caps the rounds (for tests).
+    standard errors, as :func:`evaluate` has. `max_rounds` caps the rounds (for tests);
+    `clock` is what `stop_at` is read against (time.monotonic, or a simulated clock).
     """
     opts = tuple(options)
     total = [0.0] * len(opts)
     pairs = [_Paired() for _ in opts]
     deals = rounds = 0
     fixed = per_deal = 0.0  # seconds: the first round's, and the most per added deal
-    clock = time.monotonic
     with paused_gc():
         while len(opts) > 1 and (max_rounds is None or rounds < max_rounds):
             begin = clock()

@@ -33,17 +33,34 @@ def test_every_option_gets_the_same_batches_and_the_best_mean_wins() -> None:
     assert found.best == OPTIONS[0]  # card 3: mean 3 + noise, the highest
 
 
-@pytest.mark.serial  # a busy-wait in wall time against a 0.15 s limit
+class SimulatedClock:
+    """A monotonic clock that moves only when a simulation says its work took time: the
+    stopping rules are then checked exactly, whatever the machine's load. (The real clock
+    is held by tests/example_bots/test_montecarlo_clock.py, on real bots.)"""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_it_stops_before_the_time_limit() -> None:
+    clock = SimulatedClock()
+    batches: list[int] = []
+
     def simulate(index: int, games: int, seed: int) -> tuple[float, int]:
-        busy_until = time.monotonic() + 0.01  # a playout batch's work
-        while time.monotonic() < busy_until:
-            pass
+        batches.append(games)
+        # Games get slower as the search goes on: the rule must use the slowest seen.
+        clock.now += games * (0.001 + 0.0001 * len(batches))
         return float(index), games
 
-    stop_at = time.monotonic() + 0.15
-    found = evaluate_batched(OPTIONS, simulate, stop_at, random.Random(2), batch=8)
-    assert time.monotonic() < stop_at + 0.01
+    stop_at = clock.now + 0.15
+    found = evaluate_batched(OPTIONS, simulate, stop_at, random.Random(2), batch=8, clock=clock)
+    assert clock.now <= stop_at  # never started a batch that could not finish in time
+    slowest = max(0.001 + 0.0001 * n for n in range(1, len(batches) + 1))
+    assert stop_at - clock.now < 8 * slowest  # and stopped only when the next one could not
+    assert batches[:3] == [2, 2, 2] and set(batches[3:]) == {8}  # a quarter batch to measure
     assert min(found.samples) >= 8
     assert found.best == OPTIONS[2]
 
@@ -98,22 +115,22 @@ def test_evaluate_jointly_pairs_the_options_on_each_deal() -> None:
     assert found.gains[2] == pytest.approx(-2.0)
 
 
-@pytest.mark.serial  # a busy-wait in wall time against a 0.2 s limit
 def test_evaluate_jointly_sizes_its_rounds_to_the_time_left() -> None:
+    clock = SimulatedClock()
     sizes: list[int] = []
 
     def simulate(deals: int, seed: int, stop_at: float) -> list[list[float]]:
         sizes.append(deals)
-        busy_until = time.monotonic() + 0.02 + 0.002 * deals  # a loop, then per deal
-        while time.monotonic() < busy_until:
-            pass
+        clock.now += 0.02 + 0.002 * deals  # a loop, then per deal
         return [[float(i)] * deals for i in range(len(OPTIONS))]
 
-    stop_at = time.monotonic() + 0.2
-    found = evaluate_jointly(OPTIONS, simulate, stop_at, random.Random(5), batch=20)
-    assert time.monotonic() < stop_at + 0.01
-    assert sizes[0] == 1 and max(sizes) == 20 and len(sizes) >= 3
-    assert found.best == OPTIONS[2]
+    stop_at = clock.now + 0.2
+    found = evaluate_jointly(OPTIONS, simulate, stop_at, random.Random(5), batch=20, clock=clock)
+    assert clock.now <= stop_at
+    # One deal measures the loop (22 ms); 7 deals fit in what is left at 22 ms per deal;
+    # then the batch's 20 while they fit, and the single deal that still does.
+    assert sizes == [1, 7, 20, 20, 1]
+    assert found.deals == 49 and found.best == OPTIONS[2]
 
 
 def test_evaluate_jointly_keeps_the_first_option_when_no_round_finishes() -> None:
