@@ -179,10 +179,7 @@ def test_a_league_admits_a_bot_only_to_formats_it_claims(tmp_path: Path) -> None
         timeout=600,
     )
     assert joined.returncode == 0, joined.stdout + joined.stderr
-    two = (
-        LEAGUE.replace("formats", "two")
-        + '\n[[variants]]\nid = "6nimmt"\noptions = { rounds = 2 }\n'
-    )
+    two = LEAGUE.replace("formats", "two").replace("rounds = 1", "rounds = 2")
     refused = bullring(
         "bot",
         "submit",
@@ -193,7 +190,7 @@ def test_a_league_admits_a_bot_only_to_formats_it_claims(tmp_path: Path) -> None
         timeout=600,
     )
     assert refused.returncode == 1, refused.stdout + refused.stderr
-    assert refused.stderr.strip().splitlines() == [
+    assert refused.stderr.strip().splitlines() == [  # (the whole of stderr)
         "claims@1 not registered: 6nimmt:rounds=2: the bot does not claim this format "
         "(it claims 6nimmt:rounds=1)"
-    ]
+    ], refused.stderr
