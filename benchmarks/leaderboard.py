@@ -6,9 +6,12 @@ The store is made once and kept in the temp folder (its name holds --matches and
 then recorded again and again under new match ids, each replay re-compressed with its own
 id, through the store's own write API and TrueSkill ratings, up to `--matches`. Then it
 times a cold build (a fresh folder of its own), a rebuild into the same folder, and
-prints the site's size and the replay data per match (held in each match page).
+prints the site's size and the replay data per match (held in each match page). Each
+match's digest is stored as a league's worker stores it; `--without-digests` makes a
+store from before digests, whose pages are cut from the replays (the older, slower path).
 
     .venv/bin/python -m benchmarks.leaderboard [--matches 10000] [--distinct 200]
+        [--without-digests]
 
 (Run it as a module: as a script, its own name would hide the leaderboard package.)
 """
@@ -34,6 +37,8 @@ from referee.league.config import LeagueConfig
 from referee.league.formats import PlannedMatch
 from referee.league.ratings import Ratings
 from referee.league.store import LeagueStore
+from referee.replay_digest import digest as replay_digest
+from referee.replay_digest import digest_text
 from referee.spec import MatchSpec
 
 VARIANTS = (("6nimmt", "rounds=1", 4), ("xnimmt", "", 3))
@@ -41,7 +46,10 @@ DATA_LINE = re.compile(r'Bullring\.replayLoaded\("([^"]*)"\)')
 PLACEHOLDER = "@match-id@"  # stands for each row's own match id in the template's replay
 
 
-def make_store(path: Path, matches: int, distinct: int) -> None:
+def make_store(path: Path, matches: int, distinct: int, digests: bool = True) -> None:
+    """A store of `matches` finished matches made of `distinct` really played ones; with
+    `digests`, each match's digest is stored as a league's worker stores it (without: a
+    store from before digests, published from its replays)."""
     config = synthetic_config(path, name="bench", variants=VARIANTS, games=matches // 2)
     bots = [b.key for b in config.bots]
     templates = []
@@ -56,7 +64,8 @@ def make_store(path: Path, matches: int, distinct: int) -> None:
         assert result.replay is not None
         replay = {**result.replay.to_json(), "match_id": PLACEHOLDER}
         text = json.dumps(replay, separators=(",", ":"))
-        templates.append((variant, seats, seed, result, text))
+        digest = digest_text(replay_digest(replay)) if digests else None
+        templates.append((variant, seats, seed, result, text, digest))
     with LeagueStore.open(path) as store:
         store.init_league(config.name, config.digest(), config.schedule_json(), config.variants)
         store.register_bots(config.bots)
@@ -70,10 +79,14 @@ def make_store(path: Path, matches: int, distinct: int) -> None:
         now = time.time()
         with store.transaction():
             for n, row in enumerate(rows):
-                _, _, _, result, text = templates[n % distinct]
+                _, _, _, result, text, digest = templates[n % distinct]
                 replay_zlib = zlib.compress(text.replace(PLACEHOLDER, row.match_id).encode(), 6)
+                digest_zlib = None
+                if digest is not None:
+                    own = digest.replace(PLACEHOLDER, row.match_id)
+                    digest_zlib = zlib.compress(own.encode(), 6)
                 result = dataclasses.replace(result, match_id=row.match_id, replay=None)
-                store.write_result(row, result, now + n, now + n + 1, replay_zlib)
+                store.write_result(row, result, now + n, now + n + 1, replay_zlib, digest_zlib)
                 after = ratings[row.variant].apply(row.seats, result.ranks)
                 store.write_ratings(row.variant, row.seq, row.match_id, after)
 
@@ -108,13 +121,19 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=10_000)
     parser.add_argument("--distinct", type=int, default=200)
     parser.add_argument("--workers", type=int, default=0)
+    parser.add_argument(
+        "--without-digests",
+        action="store_true",
+        help="a store from before match digests: the build cuts the data from each replay",
+    )
     args = parser.parse_args()
     work = Path(tempfile.gettempdir()) / "bullring-bench"
     work.mkdir(exist_ok=True)
-    store = work / f"leaderboard-{args.matches}-{args.distinct}.sqlite"
+    kind = "replays" if args.without_digests else "digests"
+    store = work / f"leaderboard-{args.matches}-{args.distinct}-{kind}.sqlite"
     if not store.exists():
         started = time.perf_counter()
-        make_store(store, args.matches, args.distinct)
+        make_store(store, args.matches, args.distinct, digests=not args.without_digests)
         print(f"store: {args.matches} matches made in {time.perf_counter() - started:.1f} s")
     site = Path(tempfile.mkdtemp(prefix="site-", dir=work))  # its own: others may run this too
     cpu = cpu_seconds()

@@ -135,6 +135,13 @@ class StoreReplays:
             self.store = LeagueStore.open_readonly(self.path)
         return self.store.replay_text(match_id)
 
+    def digest(self, match_id: str) -> bytes | None:
+        """The match's digest as the store keeps it (zlib-compressed JSON: the viewer's
+        data less the log links), or None (a match recorded before digests were)."""
+        if self.store is None:
+            self.store = LeagueStore.open_readonly(self.path)
+        return self.store.digest_zlib(match_id)
+
     def logs(self, match_id: str) -> dict[int, str]:
         """Each seat's bot log tail kept for the match (by seat), if the store keeps them
         (a store with a ``bot_logs(match_id)`` method); {} otherwise."""

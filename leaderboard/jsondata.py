@@ -10,6 +10,7 @@ from typing import Any
 
 from leaderboard import paths
 from leaderboard.model import LeagueInfo, VariantStandings
+from referee.replay_digest import DIGEST_SCHEMA_ID
 
 LEAGUE_SCHEMA_ID = "bullring.league/1"
 STANDINGS_SCHEMA_ID = "bullring.standings/2"
@@ -162,7 +163,7 @@ STANDINGS_SCHEMA: dict[str, Any] = {
     },
 }
 
-VIEWER_SCHEMA_ID = "bullring.viewer/1"
+VIEWER_SCHEMA_ID = DIGEST_SCHEMA_ID  # the viewer reads the match digest (+ log links)
 
 VIEWER_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",

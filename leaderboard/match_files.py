@@ -1,7 +1,9 @@
 """Every match's page, holding its replay viewer data (leaderboard/viewer_data.py).
 
-One file per match: the page carries its data (deflated, base64) in a script line, cut
-from the stored replay's text without simulating or fully parsing it (viewer_text.py),
+One file per match: the page carries its data (deflated, base64) in a script line: the
+match's digest the league stored when it was played (referee/replay_digest.py), or, for a
+match stored before digests were, cut from the stored replay's text without simulating
+or fully parsing it (viewer_text.py),
 and everything the match pages share (header, replay controls, help) is rendered once,
 into a frame each page fills (pages.Frame). With many matches, worker processes write
 them, each reading the store itself, while the builder writes the other pages.
@@ -10,7 +12,7 @@ them, each reading the store itself, while the builder writes the other pages.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +22,7 @@ from markupsafe import escape
 from leaderboard import paths
 from leaderboard.model import LeagueInfo, MatchSummary, ReplayLoader
 from leaderboard.pages import PageRenderer
-from leaderboard.viewer_data import family_of, packed_data
+from leaderboard.viewer_data import family_of, packed_data, packed_from_digest
 
 PARALLEL_FROM = 256  # matches before worker processes pay off
 CHUNK = 250
@@ -86,14 +88,30 @@ def write_matches(job: Job) -> int:
     number of pages with replay data."""
     pages = _PAGES.get(job.league) or _PAGES.setdefault(job.league, MatchPages(job.league))
     with_data = 0
+    read_digest = getattr(job.load_replay, "digest", None)
     for match in job.matches:
         logs = log_files(job.out, match.match_id, job.load_replay)
-        text = job.load_replay(match.match_id)
-        data = packed_data(text, logs) if text is not None else None
+        data = _replay_data(match.match_id, job.load_replay, read_digest, logs)
         with_data += data is not None
         html = pages.html(match, data, logs)
         (job.out / paths.match_page(match.match_id)).write_text(html, encoding="utf-8")
     return with_data
+
+
+def _replay_data(
+    match_id: str,
+    load_replay: ReplayLoader,
+    read_digest: Callable[[str], bytes | None] | None,
+    logs: Mapping[int, str],
+) -> str | None:
+    """A match's packed viewer data: copied from the digest the league stored when the
+    match was played (a loader with a ``digest(match_id)`` method, as from_store's), else
+    made from its stored replay; None when there is no replay."""
+    packed = read_digest(match_id) if read_digest is not None else None
+    if packed is not None:
+        return packed_from_digest(packed, logs)
+    text = load_replay(match_id)
+    return packed_data(text, logs) if text is not None else None
 
 
 def log_files(out: Path, match_id: str, loader: ReplayLoader) -> dict[int, str]:

@@ -25,9 +25,11 @@ the viewer never draws (``hand_sizes``: the hands give it; 11 nimmt!'s
 ``turn_start_tops``) are left out, and so are the histories, which the viewer never reads.
 A replay recorded before snapshots existed is re-simulated once to make them.
 
-:func:`viewer_data` is the definition; the build makes the same JSON text from the
-stored text without parsing it all (viewer_text.py), and parses in full only a replay
-that is not in the referee's shape.
+:func:`viewer_data` is the definition: the match's digest (referee/replay_digest.py),
+plus the log links. A league's store keeps each match's digest, made when it was played,
+so the build copies it; for a match stored without one (a store from before digests) the
+build makes the same JSON text from the stored replay's text without parsing it all
+(viewer_text.py), and parses in full only a replay that is not in the referee's shape.
 
 A finished match's whole record is public in the published site; a seat's view in the
 viewer is a faithful rendering of what that seat could see, not a secret.
@@ -39,25 +41,25 @@ import base64
 import json
 import re
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from leaderboard.jsondata import VIEWER_SCHEMA_ID
-from leaderboard.viewer_text import DROPPED_FIELDS, decision_row, family_of, viewer_json
-from referee.replay import Replay, snapshot_deltas
-from referee.replay_shape import MAX_PLAYERS
+from leaderboard.viewer_text import viewer_json
+from referee.replay_digest import DROPPED_FIELDS, digest, digest_text, family_of
 
-__all__ = ["DROPPED_FIELDS", "family_of", "packed_data", "page_data", "unpack", "viewer_data"]
+__all__ = [
+    "DROPPED_FIELDS",
+    "family_of",
+    "packed_data",
+    "packed_from_digest",
+    "page_data",
+    "unpack",
+    "viewer_data",
+]
 
 Json = Any
 
 _PAGE_DATA = re.compile(r'<script>Bullring\.replayLoaded\("([A-Za-z0-9+/=]*)"\);</script>')
-
-
-def lean_snapshots(deltas: Sequence[Mapping[str, Json]]) -> list[dict[str, Json]]:
-    """The replay's snapshots without the dropped fields (each still holds only the fields
-    that changed)."""
-    return [{n: v for n, v in change.items() if n not in DROPPED_FIELDS} for change in deltas]
 
 
 def _without_histories(text: bytes) -> bytes:
@@ -76,37 +78,28 @@ def viewer_data(
 ) -> dict[str, Json]:
     """The viewer's data of a replay of any version (see the module docstring); `logs`
     names the bot log tail file of each seat the league kept one for."""
-    kinds: dict[str, int] = {}
-    decisions = [decision_row(d, kinds) for d in replay["decisions"]]
-    data: dict[str, Json] = {
-        "schema": VIEWER_SCHEMA_ID,
-        "match_id": str(replay["match_id"]),
-        "variant": str(replay["variant"]),
-        "family": family_of(str(replay["variant"])),
-        "players": [f"{b['name']}@{b['version']}" for b in replay["bots"]],
-        "kinds": list(kinds),
-        "decisions": decisions,
-        "snapshots": lean_snapshots(_snapshots(replay)),
-    }
-    setup_faults = replay.get("setup_faults") or []
-    if setup_faults:
-        data["setup_faults"] = list(setup_faults)
+    data = digest(replay)
     if logs:
-        data["logs"] = {str(seat): name for seat, name in sorted(logs.items())}
+        data["logs"] = _log_links(logs)
     return data
 
 
-def _snapshots(replay: Mapping[str, Json]) -> list[dict[str, Json]]:
-    """The replay's snapshots as stored; a replay recorded before they were (version 1)
-    is read as a :class:`Replay` (its histories, which the viewer never reads and may
-    have been left out, as empty) and re-simulated to make them."""
-    stored = replay.get("snapshots")
-    if stored is not None:
-        return list(stored)
-    players = replay.get("players")
-    seats = players if isinstance(players, int) and 0 < players <= MAX_PLAYERS else 0
-    empty: list[Json] = [[] for _ in range(seats)]  # a bad count is left to from_json
-    return snapshot_deltas(Replay.from_json({"histories": empty, **replay}))
+def _log_links(logs: Mapping[int, str]) -> dict[str, str]:
+    return {str(seat): name for seat, name in sorted(logs.items())}
+
+
+def packed_from_digest(packed: bytes, logs: Mapping[int, str] | None = None) -> str:
+    """The viewer's data as a match page holds it, from the match's digest as the store
+    keeps it (zlib-compressed JSON): copied as it is, unless there are log links to add."""
+    if not logs:
+        return base64.b64encode(packed).decode("ascii")
+    data: dict[str, Json] = json.loads(zlib.decompress(packed))
+    data["logs"] = _log_links(logs)
+    return _packed(digest_text(data))
+
+
+def _packed(text: str) -> str:
+    return base64.b64encode(zlib.compress(text.encode(), 6)).decode("ascii")
 
 
 def packed_data(replay_text: bytes, logs: Mapping[int, str] | None = None) -> str:
@@ -116,8 +109,8 @@ def packed_data(replay_text: bytes, logs: Mapping[int, str] | None = None) -> st
     text = viewer_json(replay_text.decode(), logs)
     if text is None:  # not in the shape the referee writes: parse it all
         data = viewer_data(json.loads(_without_histories(replay_text)), logs)
-        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    return base64.b64encode(zlib.compress(text.encode(), 6)).decode("ascii")
+        text = digest_text(data)
+    return _packed(text)
 
 
 def unpack(packed: str) -> dict[str, Json]:

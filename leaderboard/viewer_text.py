@@ -23,14 +23,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from leaderboard.jsondata import VIEWER_SCHEMA_ID
-from referee.replay import option_from_json, option_to_replay
-from sdk.game import PRESETS
+from referee.replay_digest import DIGEST_SCHEMA_ID, decision_row, family_of
 
 Json = Any
-
-DROPPED_FIELDS = frozenset({"hand_sizes", "turn_start_tops"})
-"""Snapshot fields the viewer never draws (the hands give the sizes)."""
 
 _DECISION = re.compile(
     r'\{"n":\d+,"seat":(\d+),"kind":(null|"[A-Za-z0-9_]*"),"history_len":\d+,'
@@ -39,49 +34,10 @@ _DECISION = re.compile(
 )
 """A decision without fault or automatic move (the others are parsed one by one)."""
 _DROPPED = re.compile(r'"(?:hand_sizes|turn_start_tops)":\[[-\d,nul]*\],?')
-"""The snapshot fields DROPPED_FIELDS names (flat lists), with the comma after them; one
-that was last in its object leaves a ``,}`` behind (snapshots hold no strings, so that
-is never anything else)."""
+"""The snapshot fields replay_digest.DROPPED_FIELDS names (flat lists), with the comma
+after them; one that was last in its object leaves a ``,}`` behind (snapshots hold no
+strings, so that is never anything else)."""
 _DECODER = json.JSONDecoder()
-
-
-def family_of(variant: str) -> str:
-    """The game family of a variant id ("6nimmt-pro:rounds=2" -> "6nimmt")."""
-    preset = PRESETS.get(variant.partition(":")[0])
-    return preset.family if preset else ""
-
-
-def _option(option: Json) -> list[int]:
-    if type(option) is list:  # as replays since format 2 store options: numbers
-        return option
-    return option_to_replay(option_from_json(option))
-
-
-def decision_row(record: Mapping[str, Json], kinds: dict[str, int]) -> list[Json]:
-    """A decision of the replay as the data file's row ``[seat, kind, option, ms,
-    options offered]`` (+ ``{fault, auto}`` when there is one); `kinds` numbers the kinds
-    in order of appearance (and gains the new ones)."""
-    kind = str(record.get("kind"))
-    options = record["options"]
-    kind_number = kinds.get(kind)
-    if kind_number is None:
-        kind_number = kinds[kind] = len(kinds)
-    row: list[Json] = [
-        int(record["seat"]),
-        kind_number,
-        _option(options[int(record["choice"])]),
-        round(float(record.get("ms", 0.0)), 1),
-        len(options),
-    ]
-    fault, auto = record.get("fault"), record.get("auto")
-    if fault or auto:
-        extra: dict[str, Json] = {}
-        if fault:
-            extra["fault"] = dict(fault)
-        if auto:
-            extra["auto"] = True
-        row.append(extra)
-    return row
 
 
 def _dumps(value: Json) -> str:
@@ -182,7 +138,7 @@ def viewer_json(text: str, logs: Mapping[int, str] | None = None) -> str | None:
     if rows is None or '"hand_sizes"' in snapshots or '"turn_start_tops"' in snapshots:
         return None
     parts = [
-        f'{{"schema":{_dumps(VIEWER_SCHEMA_ID)},"match_id":{_dumps(match_id)},',
+        f'{{"schema":{_dumps(DIGEST_SCHEMA_ID)},"match_id":{_dumps(match_id)},',
         f'"variant":{_dumps(variant)},"family":{_dumps(family_of(variant))},',
         f'"players":{_dumps(players)},"kinds":{_dumps(list(kinds))},',
         f'"decisions":[{",".join(rows)}],"snapshots":{snapshots}',

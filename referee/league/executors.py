@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from referee import grpc_tuning
 from referee.league.local_pool import Done, ProcessPool
 from referee.league.store import compress_replay
+from referee.replay_digest import packed_digest
 from referee.sandbox import SandboxConfig
 from referee.spec import MatchResult, MatchSpec
 
@@ -99,6 +100,7 @@ class MatchAttempt:
     started_at: float
     finished_at: float
     replay_zlib: bytes | None = None  # the replay, compressed where the match ran
+    digest_zlib: bytes | None = None  # its digest for viewers (referee/replay_digest.py)
 
 
 class MatchWorker:
@@ -116,8 +118,10 @@ class MatchWorker:
             detail = "".join(traceback.format_exception_only(error)).strip()
             return MatchAttempt(spec, None, detail, started, time.time())
         assert result.replay is not None  # a match runner's result holds its replay
-        blob = compress_replay(result.replay.to_json())
-        return MatchAttempt(spec, replace(result, replay=None), None, started, time.time(), blob)
+        replay = result.replay.to_json()
+        blob, digest = compress_replay(replay), packed_digest(replay)
+        done = time.time()
+        return MatchAttempt(spec, replace(result, replay=None), None, started, done, blob, digest)
 
     def close(self) -> None:
         try:

@@ -113,7 +113,12 @@ def record_outcome(
     assert outcome.result is not None
     with store.transaction():
         if not store.write_result(
-            match, outcome.result, outcome.started_at, outcome.finished_at, outcome.replay_zlib
+            match,
+            outcome.result,
+            outcome.started_at,
+            outcome.finished_at,
+            outcome.replay_zlib,
+            outcome.digest_zlib,
         ):
             return False
         keeper.add(match, outcome.result.ranks)

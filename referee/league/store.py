@@ -117,6 +117,10 @@ CREATE TABLE IF NOT EXISTS replays (
     match_id TEXT PRIMARY KEY REFERENCES matches(match_id),
     data BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS digests (
+    match_id TEXT PRIMARY KEY REFERENCES matches(match_id),
+    data BLOB NOT NULL
+);
 CREATE TABLE IF NOT EXISTS ratings (
     variant TEXT NOT NULL,
     seq INTEGER NOT NULL,
@@ -139,6 +143,9 @@ class StoreLocked(StoreError):
 
 
 TABLES = ("meta", "variants", "bots", "matches", "results", "faults", "replays", "ratings")
+"""The tables every store of this schema has. ``digests`` is not among them: a store written
+before digests existed gains the table the next time it is opened for writing, and a
+match without a digest is published from its replay (leaderboard/viewer_text.py)."""
 
 
 def _is_locked(error: sqlite3.OperationalError) -> bool:
@@ -437,9 +444,12 @@ class LeagueStore(StoreReads):
         started_at: float,
         finished_at: float,
         replay_zlib: bytes | None = None,
+        digest_zlib: bytes | None = None,
     ) -> bool:
         """Record a finished match inside the caller's transaction (`replay_zlib`: its
-        replay already compressed, else ``result.replay`` is).
+        replay already compressed, else ``result.replay`` is; `digest_zlib`: its digest,
+        referee/replay_digest.py, made where the match ran; a match without one is
+        published from its replay).
 
         Returns False (and writes nothing) when the match already has its result, so a
         result can never be counted twice.
@@ -474,6 +484,10 @@ class LeagueStore(StoreReads):
             "INSERT INTO replays(match_id, data) VALUES (?, ?)",
             (match.match_id, replay_zlib or compress_replay(_replay_json(result))),
         )
+        if digest_zlib is not None:
+            db.execute(
+                "INSERT INTO digests(match_id, data) VALUES (?, ?)", (match.match_id, digest_zlib)
+            )
         return True
 
     def write_ratings(

@@ -21,6 +21,7 @@ class StoreReads:
     """The queries of a league store; `db` is its connection (rows as sqlite3.Row)."""
 
     db: sqlite3.Connection
+    _digests_table: bool | None = None  # whether the store has the digests table (cached)
 
     def bots(self) -> list[RegisteredBot]:
         """Every registered bot version, in registration order."""
@@ -198,3 +199,19 @@ class StoreReads:
         """A finished match's replay as its compact JSON text (UTF-8, not parsed), or None."""
         row = self.db.execute("SELECT data FROM replays WHERE match_id = ?", (match_id,)).fetchone()
         return None if row is None else inflate(row[0], MAX_REPLAY_BYTES)
+
+    def digest_zlib(self, match_id: str) -> bytes | None:
+        """A finished match's digest (referee/replay_digest.py) as stored: compact JSON,
+        zlib-compressed; None when the match has none (recorded before digests were)."""
+        if not self._has_digests():
+            return None
+        row = self.db.execute("SELECT data FROM digests WHERE match_id = ?", (match_id,)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def _has_digests(self) -> bool:
+        # A store written before digests existed, opened read-only, has no such table.
+        has = self._digests_table
+        if has is None:
+            query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'digests'"
+            has = self._digests_table = self.db.execute(query).fetchone() is not None
+        return has

@@ -1,20 +1,32 @@
 """The viewer's data in each match page: only what the viewer shows (no histories, no option lists),
 small, valid against its schema, and the same table at every step as the stored replay;
-an older replay is re-simulated into the same data; the build's text path (no full
-parse) makes the same JSON as the definition, whatever a fault's detail says."""
+an older replay is re-simulated into the same data; the digest the league stores with
+each match, and the build's text path (no full parse) for a store without digests, make
+the same JSON as the definition, whatever a fault's detail says."""
 
 from __future__ import annotations
 
 import json
 import re
+import shutil
+import sqlite3
+import zlib
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
 from leaderboard import paths
+from leaderboard.build import build_site
 from leaderboard.jsondata import VIEWER_SCHEMA
-from leaderboard.viewer_data import DROPPED_FIELDS, packed_data, page_data, unpack, viewer_data
+from leaderboard.viewer_data import (
+    DROPPED_FIELDS,
+    packed_data,
+    packed_from_digest,
+    page_data,
+    unpack,
+    viewer_data,
+)
 from leaderboard.viewer_text import viewer_json
 from referee.league.store import LeagueStore
 from referee.replay import option_from_json, option_to_json, option_to_replay
@@ -159,3 +171,55 @@ def test_a_replay_not_in_the_referee_shape_is_parsed_in_full(store_path: Path) -
     assert viewer_json(spaced.decode()) is None and viewer_json(old.decode()) is None
     compact = json.dumps(replay, separators=(",", ":")).encode()
     assert unpack(packed_data(spaced)) == unpack(packed_data(compact))
+
+
+def test_the_digest_stored_with_each_match_is_the_viewer_data(store_path: Path) -> None:
+    """The league's worker stores each match's digest as it is played; it is, byte for
+    byte, the definition's JSON of the stored replay."""
+    with LeagueStore.open_readonly(store_path) as store:
+        matches = store.matches(status="finished")
+        for match in matches:
+            text, packed = store.replay_text(match.match_id), store.digest_zlib(match.match_id)
+            assert text is not None and packed is not None, match.match_id
+            assert zlib.decompress(packed).decode() == full_parse(text)
+
+
+def test_log_links_are_added_to_a_stored_digest(store_path: Path) -> None:
+    with LeagueStore.open_readonly(store_path) as store:
+        match = store.matches(status="finished")[0]
+        text, packed = store.replay_text(match.match_id), store.digest_zlib(match.match_id)
+    assert text is not None and packed is not None
+    logs = {1: "m.seat1.log.txt"}
+    assert unpack(packed_from_digest(packed, logs)) == unpack(packed_data(text, logs))
+    assert unpack(packed_from_digest(packed)) == unpack(packed_data(text))
+    assert "logs" not in unpack(packed_from_digest(packed))
+
+
+def without_build_time(page: str) -> str:
+    return re.sub(r"Built [0-9T:Z-]+", "Built", page)
+
+
+def test_a_store_from_before_digests_builds_the_same_match_pages(
+    site_dir: Path, store_path: Path, tmp_path: Path
+) -> None:
+    """A store written before digests existed (no table) is published from its replays,
+    into the same pages; opened for writing, it gains the table."""
+    old_store = tmp_path / "old.sqlite"
+    shutil.copy(store_path, old_store)
+    with sqlite3.connect(old_store) as db:
+        db.execute("DROP TABLE digests")
+    db.close()
+    with LeagueStore.open_readonly(old_store) as store:
+        first = store.matches(status="finished")[0].match_id
+        assert store.digest_zlib(first) is None
+    report = build_site(old_store, tmp_path / "site", workers=1)
+    assert report.replays_made == report.matches > 0
+    with LeagueStore.open_readonly(store_path) as store:
+        for match in store.matches(status="finished"):
+            page = paths.match_page(match.match_id)
+            old = (report.out_dir / page).read_text(encoding="utf-8")
+            new = (site_dir / page).read_text(encoding="utf-8")
+            assert without_build_time(old) == without_build_time(new)
+            assert DATA_LINE.findall(old) == DATA_LINE.findall(new)  # the very same bytes
+    with LeagueStore.open(old_store) as store:
+        assert store.digest_zlib(first) is None  # the table is back, empty for old matches
