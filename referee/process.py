@@ -162,6 +162,8 @@ class BotProcess:
         self._channel: grpc.aio.Channel | None = None
         self._channel_loop: asyncio.AbstractEventLoop | None = None
         self.hello: pb.HelloReply | None = None
+        # The process's Play stream (bot_client.py), kept across leases like the channel.
+        self.play_stream: grpc.aio.StreamStreamCall[bytes, bytes] | None = None
         self.started_at = time.monotonic()
         try:
             self.popen = subprocess.Popen(
@@ -347,9 +349,19 @@ class BotProcess:
         if self._channel is None or self._channel_loop is not loop:
             self._channel = grpc.aio.insecure_channel(self.address, options=channel_options())
             self._channel_loop = loop
+            self.play_stream = None  # (a stream of the old channel)
         return self._channel
 
+    def drop_play_stream(self) -> None:
+        """Cancel the process's Play stream, if it has one (the next request opens one)."""
+        stream, self.play_stream = self.play_stream, None
+        if stream is not None:
+            stream.cancel()
+
     async def close_channel(self) -> None:
+        if self._channel_loop is asyncio.get_running_loop():
+            self.drop_play_stream()
+        self.play_stream = None
         channel, self._channel = self._channel, None
         if channel is not None and self._channel_loop is asyncio.get_running_loop():
             await channel.close(None)
