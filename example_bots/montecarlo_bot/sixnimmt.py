@@ -205,7 +205,7 @@ def simulation(
 ) -> BatchSimulation:
     """A batch simulation of `options` from `view` for :func:`sdk.montecarlo.evaluate_batched`.
 
-    `utility` is "own", "margin", "gap" or "win" (see :func:`value`); `policy` the playout
+    `utility` is "own", "margin" or "win" (see :func:`value`); `policy` the playout
     policy of every seat, "greedy" (:func:`greedy_picks`) or "rules"
     (:func:`rules_like_picks`).
     """
@@ -240,17 +240,12 @@ def simulation(
 def value(scores: FloatArray, seat: int, utility: str) -> FloatArray:
     """Per game, how good final `scores` (games, n) are for `seat` (higher is better).
 
-    "own": minus own heads; "margin": minus own heads against the others' mean; "gap":
-    minus own heads against the best other seat's (what a win needs: fewer than everyone
-    else); "win": the share of the win (fewest heads, ties shared), with the margin / 1000
-    to break ties.
+    "own": minus own heads; "margin": minus own heads against the others' mean; "win":
+    the share of the win (fewest heads, ties shared), with the margin / 1000 to break ties.
     """
     own: FloatArray = scores[:, seat]
     if utility == "own" or scores.shape[1] < 2:
         return -own
-    if utility == "gap":
-        best_other: FloatArray = np.delete(scores, seat, axis=1).min(axis=1)
-        return best_other - own
     lead: FloatArray = (scores.sum(axis=1) - own) / (scores.shape[1] - 1) - own
     if utility == "margin":
         return lead
