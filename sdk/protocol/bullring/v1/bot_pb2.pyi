@@ -214,7 +214,10 @@ class HelloReply(_message.Message):
     """
     @_builtins.property
     def variants(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """preset ids it plays; empty means all"""
+        """What it plays, each written like a variant id: a preset id ("6nimmt") claims every
+        format of that variant, a preset id with options ("6nimmt:rounds=1") that format only.
+        Empty means every variant in every format.
+        """
 
     def __init__(
         self,
