@@ -46,7 +46,7 @@ from referee.sandbox import (
     ensure_available,
     private_folder,
 )
-from referee.spec import BotSpec, FaultKind
+from referee.spec import BotSpec, FaultKind, LogTail
 from sdk.error_status import clean
 from sdk.errors import BullringError
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
@@ -254,6 +254,18 @@ class BotProcess:
         except OSError:
             text = self.last_log
         return text[-max_chars:]
+
+    async def log_mark(self) -> int:
+        """How many bytes the bot has printed so far (what is still in its pipe is read
+        first); a match marks its start and end to keep what it printed in between."""
+        if self._log.pending() == 0:
+            return self._log.mark(0.0)
+        return await asyncio.to_thread(self._log.mark)
+
+    async def log_since(self, seat: int, start: int) -> LogTail | None:
+        """The tail of what the bot printed since mark `start` (None: nothing)."""
+        data, total = self._log.since(start, await self.log_mark())
+        return LogTail(seat, data, total) if total else None
 
     async def wait_exit(self, timeout_s: float) -> bool:
         """Wait up to `timeout_s` for the process to exit by itself; True if it did."""
