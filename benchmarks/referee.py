@@ -13,9 +13,10 @@ and, in the same run, the rate of bare gRPC echo calls with the same concurrency
   match at once, each with one call in flight): the cheapest layout gRPC has, with every
   call to the same process.
 
-The refereed bots are SDK bots, so each seat's decisions travel on one DecideStream (see
-docs/referee.md); the echoes are bare unary calls, the issue's "bare gRPC echo call"
-(benchmarks/grpc_streams.py compares the two transports themselves).
+The refereed bots are SDK bots, so each bot process gets its StartMatch, decisions and
+EndMatch on one Play stream (see docs/referee.md); the echoes are bare unary calls, the
+issue's "bare gRPC echo call" (benchmarks/grpc_streams.py compares calls with stream
+messages).
 
 Target: refereed decisions/s >= 80% of the fan-out echo's calls/s; the ratio is printed against
 both echoes, and a busy machine moves the two apart (eight echo processes suffer more from

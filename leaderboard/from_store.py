@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import tomllib
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Set
 from pathlib import Path
 from typing import Any
 
@@ -104,8 +104,11 @@ def load_site(store: LeagueStore, built_at: str | None = None) -> Site:
         titles=tuple((s.variant, s.title) for s in standings),
     )
     variant_of = {m.match_id: m.variant for m in summaries}
+    logged = store.logged_seats()
     bots = tuple(
-        _bot_page(key, store, standings, summaries, faults_by_match, variant_of, about, retired)
+        _bot_page(
+            key, store, standings, summaries, faults_by_match, variant_of, about, retired, logged
+        )
         for key in bot_keys
     )
 
@@ -134,6 +137,12 @@ class StoreReplays:
         if self.store is None:
             self.store = LeagueStore.open_readonly(self.path)
         return self.store.replay_text(match_id)
+
+    def blob(self, match_id: str) -> bytes | None:
+        """A match's replay as stored (zlib-compressed JSON), or None."""
+        if self.store is None:
+            self.store = LeagueStore.open_readonly(self.path)
+        return self.store.replay_blob(match_id)
 
     def digest(self, match_id: str) -> bytes | None:
         """The match's digest as the store keeps it (zlib-compressed JSON: the viewer's
@@ -310,6 +319,7 @@ def _bot_page(
     variant_of: Mapping[str, str],
     about: Mapping[str, tuple[str, str]],
     retired: Mapping[str, str],
+    logged: Set[tuple[str, int]] = frozenset(),
 ) -> BotPage:
     spec = store.bot_specs().get(key)
     name, _, version = key.partition("@")
@@ -322,6 +332,7 @@ def _bot_page(
             decision=int(f["decision"]),
             kind=str(f["kind"]),
             detail=str(f["detail"]),
+            has_log=(str(f["match_id"]), int(f["seat"])) in logged,
         )
         for m in mine
         for f in faults_by_match.get(m.match_id, ())

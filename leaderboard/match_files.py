@@ -11,7 +11,10 @@ them, each reading the store itself, while the builder writes the other pages.
 
 from __future__ import annotations
 
+import gzip
 import os
+import struct
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -23,6 +26,8 @@ from leaderboard import paths
 from leaderboard.model import LeagueInfo, MatchSummary, ReplayLoader
 from leaderboard.pages import PageRenderer
 from leaderboard.viewer_data import family_of, packed_data, packed_from_digest
+from referee.decompress import inflate
+from referee.limits import MAX_REPLAY_BYTES
 
 PARALLEL_FROM = 256  # matches before worker processes pay off
 CHUNK = 250
@@ -66,12 +71,22 @@ class MatchPages:
         self.parts = self.renderer.macros("match_parts.html")
         self.root = "../" * sample.count("/")
 
-    def html(self, match: MatchSummary, data: str | None, logs: Mapping[int, str]) -> str:
-        """The page of `match`; `data`: its packed replay data (None: no replay stored)."""
+    def html(
+        self,
+        match: MatchSummary,
+        data: str | None,
+        logs: Mapping[int, str],
+        texts: Mapping[int, str] | None = None,
+    ) -> str:
+        """The page of `match`; `data`: its packed replay data (None: no replay stored);
+        `logs`: its log tail files by seat, `texts` the tails themselves (printable text:
+        the template escapes it)."""
         title = self.renderer.title_of(match.variant)
+        replay = paths.replay_file(match.match_id).rsplit("/", 1)[-1] if data else None
         values = {
             "title": self.parts.title(match, title),
-            "head": self.parts.head(match, title, logs, self.root),
+            "head": self.parts.head(match, title, logs, self.root)
+            + self.parts.files(match, replay, texts or {}),
         }
         if data is not None:
             values["replay_data"] = data  # base64: nothing to escape
@@ -90,10 +105,13 @@ def write_matches(job: Job) -> int:
     with_data = 0
     read_digest = getattr(job.load_replay, "digest", None)
     for match in job.matches:
-        logs = log_files(job.out, match.match_id, job.load_replay)
+        texts = log_texts(match.match_id, job.load_replay)
+        logs = log_files(job.out, match.match_id, texts)
         data = _replay_data(match.match_id, job.load_replay, read_digest, logs)
+        if data is not None:
+            write_replay_file(job.out, match.match_id, job.load_replay)
         with_data += data is not None
-        html = pages.html(match, data, logs)
+        html = pages.html(match, data, logs, texts)
         (job.out / paths.match_page(match.match_id)).write_text(html, encoding="utf-8")
     return with_data
 
@@ -114,15 +132,45 @@ def _replay_data(
     return packed_data(text, logs) if text is not None else None
 
 
-def log_files(out: Path, match_id: str, loader: ReplayLoader) -> dict[int, str]:
-    """Write the bot log tails the league kept for a match, if it kept any, beside the
-    match's page; their file names by seat.
-
-    A loader that can read them has a ``logs(match_id)`` method returning each seat's log
-    tail as text (see from_store.StoreReplays); the viewer links a fault to its seat's file.
-    """
+def log_texts(match_id: str, loader: ReplayLoader) -> dict[int, str]:
+    """The bot log tails the league kept for a match, by seat, as printable text (a
+    loader that can read them has a ``logs(match_id)`` method: from_store.StoreReplays)."""
     read = getattr(loader, "logs", None)
-    tails: Mapping[int, str] = read(match_id) if read is not None else {}
+    return dict(read(match_id)) if read is not None else {}
+
+
+def write_replay_file(out: Path, match_id: str, loader: ReplayLoader) -> None:
+    """Write the match's replay file beside its page (``bullring replay FILE`` opens it):
+    the stored compressed replay rewrapped as gzip when the loader gives it
+    (``blob(match_id)``: inflated only for gzip's checksum and length), else the replay's
+    text compressed here."""
+    read = getattr(loader, "blob", None)
+    blob: bytes | None = read(match_id) if read is not None else None
+    data = None
+    if blob is not None:
+        data = gzip_of(blob, inflate(blob, MAX_REPLAY_BYTES))
+    if data is None:
+        text = loader(match_id)
+        if text is None:
+            return
+        data = gzip.compress(text, compresslevel=6, mtime=0)
+    (out / paths.replay_file(match_id)).write_bytes(data)
+
+
+def gzip_of(zlib_blob: bytes, text: bytes) -> bytes | None:
+    """The gzip file of `text`, made from `zlib_blob` (the zlib stream of `text`) without
+    compressing again: the same deflate data between gzip's header and trailer. None if
+    the blob is not a plain zlib stream (a preset dictionary)."""
+    if len(zlib_blob) < 6 or zlib_blob[0] & 0x0F != 8 or zlib_blob[1] & 0x20:
+        return None
+    header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # deflate, no name, no time
+    trailer = struct.pack("<II", zlib.crc32(text), len(text) & 0xFFFFFFFF)
+    return header + zlib_blob[2:-4] + trailer
+
+
+def log_files(out: Path, match_id: str, tails: Mapping[int, str]) -> dict[int, str]:
+    """Write a match's bot log tails (`tails`, by seat) beside the match's page; their
+    file names by seat (the viewer links a fault to its seat's file)."""
     names: dict[int, str] = {}
     for seat, tail in sorted(tails.items()):
         name = paths.log_tail(match_id, seat)
@@ -184,5 +232,5 @@ def _remove_old_data_files(out: Path) -> None:
     file per match and the cache of them (nothing links to them any more)."""
     matches = out / paths.MATCHES_DIR
     (matches / "replays.cache.json").unlink(missing_ok=True)
-    for old in matches.glob("*.replay.js"):
+    for old in matches.glob("*.replay.js"):  # (not the .replay.json.gz files)
         old.unlink()

@@ -160,6 +160,7 @@ class FaultRecord:
     decision: int  # -1: during setup
     kind: str  # FaultKind value
     detail: str
+    has_log: bool = False  # the league kept the seat's log tail for that match
 
 
 @dataclass(frozen=True)

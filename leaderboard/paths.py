@@ -48,6 +48,11 @@ def log_tail(match_id: str, seat: int) -> str:
     return f"{MATCHES_DIR}/{slug(match_id)}.seat{seat}.log.txt"
 
 
+def replay_file(match_id: str) -> str:
+    """A match's replay, as ``bullring replay FILE`` opens it (gzip-compressed JSON)."""
+    return f"{MATCHES_DIR}/{slug(match_id)}.replay.json.gz"
+
+
 def rules_page() -> str:
     """Each game family's rules summary."""
     return "rules.html"

@@ -37,7 +37,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Literal, TypeVar, overload
 
 import grpc
 import grpc.aio
@@ -153,8 +153,11 @@ class BotClient:
 
     A pooled process keeps its channel and its Hello across matches (``process.hello``);
     an endpoint gets a channel of this client's own (closed by :meth:`close`) and a Hello
-    every match. Decisions travel on one ``DecideStream`` when the Hello offers it and the
-    bot is a process the referee started; otherwise each is a ``Decide`` call.
+    every match. When the Hello offers ``Play`` and the bot is a process the referee
+    started, StartMatch, the decisions and EndMatch all travel on the process's Play stream
+    (kept across its leases, ``process.play_stream``); else, when it offers
+    ``DecideStream``, the decisions travel on one stream per match; otherwise each request
+    is a call of its own.
     """
 
     def __init__(self, seat: int, lease: BotLease) -> None:
@@ -178,11 +181,17 @@ class BotClient:
         )
         self._open_stream: Callable[[None], Stream] | None = None
         self._stream: Stream | None = None
+        self._play = False  # everything on the process's Play stream (after hello())
 
     @property
     def streams(self) -> bool:
-        """Whether decisions travel on a decision stream (known after :meth:`hello`)."""
+        """Whether decisions travel on a stream (known after :meth:`hello`)."""
         return self._open_stream is not None
+
+    @property
+    def plays(self) -> bool:
+        """Whether every request travels on the process's Play stream (after :meth:`hello`)."""
+        return self._play
 
     # --- setup ---------------------------------------------------------------------------
 
@@ -204,21 +213,32 @@ class BotClient:
             reply = decoded
             if process is not None:
                 process.hello = reply
-        if reply.decide_stream and process is not None:  # (an endpoint gets calls)
-            stream_stream = self.channel.stream_stream(_method("DecideStream"), None, None)
-            self._open_stream = stream_stream
+        if process is not None and reply.play_stream:  # (an endpoint gets calls)
+            self._open_stream = self.channel.stream_stream(_method("Play"), None, None)
+            self._play = True
+        elif process is not None and reply.decide_stream:
+            self._open_stream = self.channel.stream_stream(_method("DecideStream"), None, None)
         return reply
 
     async def start_match(
         self, request: pb.StartMatchRequest, timeout_s: float | None
     ) -> Fault | None:
         """StartMatch; None when the bot accepted it."""
+        decoded: pb.StartMatchReply | str
         try:
-            data = await self._start(request, timeout=timeout_s)
-        except grpc.aio.AioRpcError as exc:
-            return await self._fault(_Failure.of(exc), SETUP, timeout_s, "setup: StartMatch: ")
-        decoded = decode(pb.StartMatchReply, data)
+            if self._play:
+                play = pb.PlayRequest(start_match=request).SerializeToString()
+                decoded = _play_reply(await self._exchange(play, timeout_s), "start_match")
+            else:
+                try:
+                    data = await self._start(request, timeout=timeout_s)
+                except grpc.aio.AioRpcError as exc:
+                    raise _Failure.of(exc) from None
+                decoded = decode(pb.StartMatchReply, data)
+        except _Failure as failure:
+            return await self._fault(failure, SETUP, timeout_s, "setup: StartMatch: ")
         if isinstance(decoded, str):
+            self._drop_stream()
             return Fault(self.seat, FaultKind.PROTOCOL, SETUP, f"setup: StartMatch: {decoded}")
         return None
 
@@ -232,7 +252,9 @@ class BotClient:
         stream = self._open_stream is not None
         t0 = time.perf_counter()
         try:
-            if stream:
+            if self._play:
+                data = await self._exchange(_play_decide(request), timeout_s)
+            elif stream:
                 data = await self._exchange(request, timeout_s)
             else:
                 try:
@@ -243,7 +265,7 @@ class BotClient:
             ms = (time.perf_counter() - t0) * 1000.0
             return Answer(await self._fault(failure, n, timeout_s), ms)
         ms = (time.perf_counter() - t0) * 1000.0
-        reply = decode(pb.DecideReply, data)
+        reply = _play_reply(data, "decide") if self._play else decode(pb.DecideReply, data)
         problem: str | None
         if isinstance(reply, str):
             problem = reply
@@ -262,13 +284,25 @@ class BotClient:
             self._drop_stream()
         return Answer(Fault(self.seat, FaultKind.PROTOCOL, n, problem), ms)
 
-    async def _exchange(self, request: bytes, timeout_s: float | None) -> bytes:
-        """One request and its reply on the seat's decision stream, opened on first use.
-        Any failure (a timeout too) cancels the stream: the next decision opens a new one."""
+    def _current_stream(self) -> Stream:
+        """The stream requests travel on: the process's Play stream, or this seat's decision
+        stream; opened on first use."""
+        process = self.process
+        if self._play and process is not None:
+            if process.play_stream is None:
+                assert self._open_stream is not None
+                process.play_stream = self._open_stream(None)
+            return process.play_stream
         if self._stream is None:
             assert self._open_stream is not None
             self._stream = self._open_stream(None)
-        stream = self._stream
+        return self._stream
+
+    async def _exchange(self, request: bytes, timeout_s: float | None) -> bytes:
+        """One request and its reply on the stream (see :meth:`_current_stream`). Any
+        failure (a timeout too, or the match being cancelled meanwhile) cancels the stream:
+        the next request opens a new one, and nothing sent for this one can meet it."""
+        stream = self._current_stream()
         failure: _Failure
         try:
             # The write counts too. (A timeout scope, not wait_for: no task per decision.)
@@ -281,6 +315,9 @@ class BotClient:
             failure = _Failure.of(exc)
         except asyncio.InvalidStateError:  # the bot had already ended the stream
             failure = await _stream_end(stream)
+        except BaseException:  # cancelled while a request was outstanding
+            self._drop_stream()
+            raise
         else:
             if isinstance(reply, bytes):
                 return reply
@@ -289,7 +326,9 @@ class BotClient:
         raise failure
 
     def _drop_stream(self) -> None:
-        if self._stream is not None:
+        if self._play and self.process is not None:
+            self.process.drop_play_stream()
+        elif self._stream is not None:
             self._stream.cancel()
             self._stream = None
 
@@ -299,6 +338,16 @@ class BotClient:
         self, request: pb.EndMatchRequest, timeout_s: float = END_MATCH_TIMEOUT_S
     ) -> bool:
         """EndMatch; whether the bot acknowledged it (its failures are not faults)."""
+        if self._play:
+            play = pb.PlayRequest(end_match=request).SerializeToString()
+            try:
+                data = await self._exchange(play, timeout_s)
+            except _Failure:
+                return False
+            if isinstance(_play_reply(data, "end_match"), str):
+                self._drop_stream()
+                return False
+            return True
         try:
             data = await self._end(request, timeout=timeout_s)
         except grpc.aio.AioRpcError:
@@ -306,8 +355,10 @@ class BotClient:
         return not isinstance(decode(pb.EndMatchReply, data), str)
 
     async def close(self) -> None:
-        """Cancel the decision stream; close the channel if it is this client's own."""
-        self._drop_stream()
+        """Cancel the seat's decision stream (a Play stream stays with its process);
+        close the channel if it is this client's own."""
+        if not self._play:
+            self._drop_stream()
         if self._own_channel:
             await self.channel.close(None)
 
@@ -340,6 +391,43 @@ class BotClient:
             if code == grpc.StatusCode.UNAVAILABLE:
                 return FaultKind.UNAVAILABLE, detail
         return FaultKind.PROTOCOL, f"error status {detail}"
+
+
+# PlayRequest.decide's tag: field 2, length-delimited (protobuf's wire format).
+_PLAY_DECIDE_TAG = bytes([2 << 3 | 2])
+PlayReplyKind = Literal["start_match", "decide", "end_match"]
+
+
+def _play_decide(request: bytes) -> bytes:
+    """An encoded DecideRequest as an encoded ``PlayRequest(decide=...)``, without
+    decoding it: the field's tag, its length (a varint), then its bytes."""
+    size = len(request)
+    length = bytearray()
+    while size > 0x7F:
+        length.append(size & 0x7F | 0x80)
+        size >>= 7
+    length.append(size)
+    return _PLAY_DECIDE_TAG + bytes(length) + request
+
+
+@overload
+def _play_reply(data: bytes, kind: Literal["decide"]) -> pb.DecideReply | str: ...
+@overload
+def _play_reply(data: bytes, kind: Literal["start_match"]) -> pb.StartMatchReply | str: ...
+@overload
+def _play_reply(data: bytes, kind: Literal["end_match"]) -> pb.EndMatchReply | str: ...
+def _play_reply(
+    data: bytes, kind: PlayReplyKind
+) -> pb.DecideReply | pb.StartMatchReply | pb.EndMatchReply | str:
+    """The reply of `kind` a Play stream's reply carries, or why it is not one."""
+    reply = decode(pb.PlayReply, data)
+    if isinstance(reply, str):
+        return reply
+    sent = reply.WhichOneof("reply")
+    if sent != kind:
+        return f"a Play reply of kind {sent or 'none'} to a {kind} request"
+    message: pb.DecideReply | pb.StartMatchReply | pb.EndMatchReply = getattr(reply, kind)
+    return message
 
 
 async def _stream_end(stream: Stream) -> _Failure:

@@ -6,10 +6,12 @@ then
 
 1. waits for grpc.health.v1 to report SERVING within the setup limit;
 2. calls Hello: the protocol version must be the referee's, the name non-empty, name and
-   version those of the manifest, and every claimed variant a known preset;
-3. plays ``games`` seeded matches of each variant the bot claims (or of the ones asked
-   for) against the example bots (or given opponents), the bot's seat rotating, with the
-   referee's real clocks;
+   version those of the manifest, and every claim valid (sdk/claims.py: a known variant,
+   with valid options if it names any);
+3. plays ``games`` seeded matches of each format the bot claims, the claims that name
+   options first (or of the ones asked for, which its claims must cover) against the
+   example bots (or given opponents), the bot's seat rotating, with the referee's real
+   clocks;
 4. reports decision latency (p50, p99, max, deadline overruns), faults by kind (PROTOCOL
    and ILLEGAL are protocol errors) and the problems found.
 
@@ -42,8 +44,9 @@ from referee.match import DecisionRecord, play_match
 from referee.process import BotPool, BotStartError
 from referee.sandbox import SandboxConfig
 from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, MatchResult, MatchSpec
+from sdk.claims import claim_problems, claimed_formats, claims_cover
 from sdk.game import GameState
-from sdk.game.variants import PRESETS, check_players, parse_variant
+from sdk.game.variants import VariantSpec, check_players, parse_variant
 from sdk.seeding import MatchSeeds, match_seeds, new_key
 
 # The example bots ship as the installed example_bots package (plain files, not zipped).
@@ -159,13 +162,21 @@ class CheckReport:
     healthy: bool = False
     hello: dict[str, Any] = field(default_factory=dict)
     variants: list[VariantReport] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # the bot's own failures
+    # What kept the check from judging the bot (an opponent that failed even when played
+    # again): not the bot's failure, but not a pass either.
+    environment: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # worth a look, not failures
     duration_s: float = 0.0
 
     @property
     def passed(self) -> bool:
-        return not self.problems
+        return not self.problems and not self.environment
+
+    @property
+    def inconclusive(self) -> bool:
+        """Not passed, and not for anything the bot did: only environment problems."""
+        return not self.problems and bool(self.environment)
 
     @property
     def latency(self) -> Latency:
@@ -189,6 +200,7 @@ class CheckReport:
             "protocol_errors": sum(1 for f in faults if f.kind in PROTOCOL_KINDS),
             "variants": [v.to_json(self.clock.decision_ms) for v in self.variants],
             "problems": list(self.problems),
+            "environment": list(self.environment),
             "notes": list(self.notes),
             "duration_s": round(self.duration_s, 2),
         }
@@ -250,22 +262,61 @@ async def check_hello(report: CheckReport, pool: BotPool, spec: BotSpec) -> list
         report.problems.append(f"hello: {mismatch}")
     if not reply.name.strip():
         report.problems.append("hello: empty bot name")
-    unknown = [v for v in claimed if v not in PRESETS]
-    if unknown:
-        report.problems.append(
-            f"hello: unknown variant(s) {', '.join(unknown)}; known: {', '.join(PRESETS)}"
-        )
+    report.problems += [f"hello: {problem}" for problem in claim_problems(claimed)]
     if report.problems:
         return None
     # A failure too, but the matches are still played, so that the report says all.
     report.problems += hello_mismatches(report.hello, spec)
-    return [v for v in claimed if v in PRESETS] or list(PRESETS)
+    return claimed
 
 
 def players_for(variant: str, wanted: int) -> int:
     """`wanted` seats when the preset allows them, else the nearest allowed count."""
     preset = parse_variant(variant).preset
     return min(max(wanted, preset.min_players), preset.max_players)
+
+
+@dataclass
+class _Game:
+    """One played attempt at a check game: the match's outcome and the checked seat's
+    decision times in it."""
+
+    outcome: MatchResult
+    latency: Latency
+
+    def faults_of(self, seat: int, *, mine: bool) -> list[Fault]:
+        return [f for f in self.outcome.faults if (f.seat == seat) == mine]
+
+    def opponents_failed_setup(self, seat: int) -> bool:
+        """An opponent, not the checked seat, failed start-up, Hello or StartMatch."""
+        return not self.faults_of(seat, mine=True) and any(
+            f.decision < 0 for f in self.faults_of(seat, mine=False)
+        )
+
+
+async def _play_game(
+    pool: BotPool,
+    clock: ClockSpec,
+    look: LeagueLook,
+    seed: int,
+    bots: Sequence[BotSpec],
+    variant: VariantSpec,
+    seat: int,
+) -> _Game:
+    """Play one check game (the next match id of `look`; the deal of `seed`)."""
+    match_id, seeds = look.next_match(seed, len(bots))
+    match = MatchSpec(
+        match_id=match_id,
+        variant=variant.preset.name,
+        options=dict(variant.options),
+        seed=seed,
+        bots=tuple(bots),
+        clock=clock,
+        seeds=seeds,
+    )
+    latency = Latency()
+    outcome = await play_match(match, pool, _SeatRecorder(seat, latency))
+    return _Game(outcome, latency)
 
 
 async def check_variant(
@@ -282,9 +333,15 @@ async def check_variant(
     strict_opponents: bool = True,
 ) -> VariantReport:
     """Play `games` matches of `variant`, the checked bot's seat rotating from a random
-    first seat, its opponents drawn in turn from a random order of `opponents`. An
-    opponent's fault fails the check when `strict_opponents` (the default opponents are
-    known to play), else it is a note."""
+    first seat, its opponents drawn in turn from a random order of `opponents`.
+
+    A game in which an opponent, not the checked bot, failed its setup (start-up, Hello,
+    StartMatch: a loaded machine can cost an opponent its start) is played once more on
+    the same deal, the failed opponent in a fresh process (the match discards a process
+    that failed setup); only the replay counts. An opponent's fault in the game that
+    counts is not the checked bot's: with `strict_opponents` (the default opponents are
+    known to play) it is an environment problem (the check could not judge the bot),
+    else a note."""
     look = look or LeagueLook()
     parsed = parse_variant(variant)
     seats = players_for(variant, players)
@@ -296,26 +353,25 @@ async def check_variant(
         seat = (first_seat + game) % seats
         others = [rivals[(game + i) % len(rivals)] for i in range(seats - 1)]
         bots = (*others[:seat], spec, *others[seat:])
-        match_id, seeds = look.next_match(seed + game, seats)
-        match = MatchSpec(
-            match_id=match_id,
-            variant=parsed.preset.name,
-            options=dict(parsed.options),
-            seed=seed + game,
-            bots=bots,
-            clock=report.clock,
-            seeds=seeds,
-        )
-        recorder = _SeatRecorder(seat, result.latency)
-        outcome = await play_match(match, pool, recorder)
+        played = await _play_game(pool, report.clock, look, seed + game, bots, parsed, seat)
+        if played.opponents_failed_setup(seat):
+            first = next(f for f in played.faults_of(seat, mine=False) if f.decision < 0)
+            report.notes.append(
+                f"{parsed.id} game {game}: opponent {bots[first.seat].key} at seat "
+                f"{first.seat} failed its setup ({first.kind.value}: {first.detail}); "
+                "the game was played again with a fresh opponent process"
+            )
+            played = await _play_game(pool, report.clock, look, seed + game, bots, parsed, seat)
+        outcome = played.outcome
         result.games += 1
+        result.latency.samples += played.latency.samples
         result.ranks.append(outcome.ranks[seat])
-        mine = [f for f in outcome.faults if f.seat == seat]
+        mine = played.faults_of(seat, mine=True)
         result.faults.extend(mine)
-        theirs = [f for f in outcome.faults if f.seat != seat]
+        theirs = played.faults_of(seat, mine=False)
         if theirs:
             first = theirs[0]
-            (report.problems if strict_opponents else report.notes).append(
+            (report.environment if strict_opponents else report.notes).append(
                 f"{parsed.id} game {game}: opponent {bots[first.seat].key} at seat "
                 f"{first.seat} faulted ({first.kind.value}: {first.detail}); check the "
                 "opponents, not this bot"
@@ -359,11 +415,13 @@ async def check_bot(
         say("starting the bot and calling Hello")
         claimed = await check_hello(report, pool, spec)
         if claimed is not None:
-            wanted = list(variants) if variants else claimed
+            wanted = list(variants) if variants else claimed_formats(claimed)
             for number, variant in enumerate(wanted, start=1):
-                name = variant.partition(":")[0]
-                if name not in claimed:
-                    report.problems.append(f"{variant}: the bot does not claim this variant")
+                if not claims_cover(claimed, variant):
+                    report.problems.append(
+                        f"{variant}: the bot does not claim this format (it claims "
+                        f"{', '.join(claimed)})"
+                    )
                     continue
                 say(f"variant {number}/{len(wanted)}: {variant}, {games} game(s)")
                 part = await check_variant(

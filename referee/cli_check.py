@@ -18,6 +18,8 @@ from referee.manifest import resolve_bot
 from referee.spec import ClockSpec
 from sdk.game import parse_variant
 
+EXIT_INCONCLUSIVE = 3  # the check could not judge the bot: its opponents failed
+
 
 def print_report(report: CheckReport, console: Console) -> None:
     """The human-readable report: Hello, a table per variant, the verdict."""
@@ -56,9 +58,17 @@ def print_report(report: CheckReport, console: Console) -> None:
         console.print(f"note: {note}", soft_wrap=True)
     if report.passed:
         console.print(f"[green]PASS[/green] {report.bot} ({report.duration_s:.1f} s)")
-    else:
+        return
+    if report.problems:
         console.print(f"[red]FAIL[/red] {report.bot}:")
         for problem in report.problems:
+            console.print(f"  {problem}", soft_wrap=True)
+    if report.environment:
+        console.print(
+            f"[yellow]NOT CHECKED[/yellow] {report.bot}: the check could not judge it "
+            "(not the bot's fault):"
+        )
+        for problem in report.environment:
             console.print(f"  {problem}", soft_wrap=True)
 
 
@@ -88,7 +98,8 @@ def check(
 ) -> None:
     """Check that a bot starts, says hello and plays every variant it claims without faults.
 
-    Exits 0 when it passes, 1 when it fails, 2 on a bad argument.
+    Exits 0 when it passes, 1 when it fails, 2 on a bad argument, 3 when the check
+    could not judge it (an opponent failed even when its game was played again).
     """
     with user_errors():
         bot = resolve_bot(str(manifest))
@@ -124,5 +135,7 @@ def check(
         typer.echo(json.dumps(report.to_json(), indent=2))
     else:
         print_report(report, console)
+    if report.inconclusive:
+        raise typer.Exit(EXIT_INCONCLUSIVE)
     if not report.passed:
         raise typer.Exit(1)

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 from rich.progress import Progress as Bar
 from rich.table import Table
 
+from referee.bot_log import printable_log
 from referee.cli_errors import fail
 from referee.league.config import EXECUTORS, LeagueConfig, load_league
 from referee.league.executors import RefereeRunner, make_executor
@@ -28,6 +29,7 @@ from referee.league.store import LeagueStore, StoreError, store_errors
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout, check_parallel
 from referee.process import ProcessLimits
 from referee.sandbox import available
+from sdk.error_status import clean
 
 PIPED_WIDTH = 160  # columns of the standings when not printed to a terminal (none cut)
 
@@ -193,6 +195,26 @@ def unscheduled_count(config: LeagueConfig, store: LeagueStore) -> int:
     return sum(1 for match in planned if match.slot not in known)
 
 
+RECENT_FAULTS = 5  # faults `league status` lists
+
+
+def log_command(file: Path, match_id: str, seat: int) -> str:
+    """The command that shows a seat's log tail in a match of the league `file`."""
+    return f"bullring league log {file} {match_id} --seat {seat}"
+
+
+def recent_faults(store: LeagueStore, file: Path) -> list[dict[str, Any]]:
+    """The league's last faults, newest first, each with the command to show its seat's
+    log tail (``log_command``: None when the league kept none)."""
+    faults = store.recent_faults(RECENT_FAULTS)
+    for fault in faults:
+        has_log = fault.pop("has_log")
+        fault["log_command"] = (
+            log_command(file, fault["match_id"], fault["seat"]) if has_log else None
+        )
+    return faults
+
+
 def standings_json(store: LeagueStore, config: LeagueConfig | None = None) -> dict[str, Any]:
     """The whole league's status, as ``bullring league status --json`` prints it (with
     the league file, also how many matches the next run will add: ``unscheduled``)."""
@@ -227,6 +249,7 @@ def status(
     try:
         with store, store_errors(path, only_reads=True):
             data = standings_json(store, config)
+            data["recent_faults"] = recent_faults(store, file)
     except StoreError as error:
         raise fail(str(error)) from None
     if as_json:
@@ -262,3 +285,64 @@ def status(
                 str(row["faults"]),
             )
         out.print(table)
+    _print_faults(out, data["recent_faults"])
+
+
+def _print_faults(out: Console, faults: list[dict[str, Any]]) -> None:
+    """The last faults, each with the command that shows its bot's log tail (a fault's
+    detail quotes the bot: it is printed as text, never as markup)."""
+    if not faults:
+        return
+    out.print(f"[bold]last {len(faults)} faults[/] (newest first):")
+    for fault in faults:
+        when = "setup" if fault["decision"] < 0 else f"decision {fault['decision']}"
+        detail = clean(str(fault["detail"]), 160)
+        out.print(
+            f"  {fault['match_id']} seat {fault['seat']} {fault['bot']}: {fault['kind']} "
+            f"at {when}: {detail}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+        if fault["log_command"]:
+            out.print(f"    its log: {fault['log_command']}", markup=False, highlight=False)
+
+
+@app.command()
+def log(
+    file: Annotated[Path, typer.Argument(help="The league file (TOML) or its store (.sqlite).")],
+    match_id: Annotated[str, typer.Argument(help="The match, e.g. LEAGUE-000012.")],
+    seat: Annotated[
+        int | None, typer.Option(min=0, help="Only this seat (default: every seat kept).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+) -> None:
+    """The end of what each bot printed during one league match (its stdout and stderr,
+    the last 8 KiB of it per seat), control characters shown escaped."""
+    config = load(file) if file.suffix == ".toml" else None
+    path = config.store if config is not None else file
+    try:
+        with LeagueStore.open_readonly(path) as store, store_errors(path, only_reads=True):
+            known = store.has_match(match_id)
+            logs = store.log_tails(match_id, seat)
+    except StoreError as error:
+        raise fail(str(error)) from None
+    if not known:
+        raise fail(f"{path} holds no match {match_id!r} (`bullring league status` lists faults)")
+    if not logs:
+        which = f"seat {seat} of " if seat is not None else ""
+        raise fail(
+            f"no bot log kept for {which}{match_id}: the bot printed nothing during it, "
+            "or the match was played before leagues kept log tails"
+        )
+    if as_json:
+        typer.echo(json.dumps([entry.to_json() for entry in logs], indent=2))
+        return
+    for entry in logs:
+        kept = len(entry.data)
+        part = "all" if kept == entry.total else f"the last {kept} bytes"
+        typer.echo(
+            f"--- seat {entry.seat} {entry.bot}: {part} of {entry.total} bytes printed "
+            f"during {entry.match_id}"
+        )
+        typer.echo(printable_log(entry.data))

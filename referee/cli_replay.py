@@ -1,18 +1,26 @@
-"""``bullring replay``: check a replay by re-simulating it, then print it step by step."""
+"""``bullring replay``: check a replay by re-simulating it, then print it step by step;
+``bullring replay export SOURCE [MATCH_ID] OUT`` writes it to a replay file.
+
+``replay`` takes a file as its first argument and ``export`` as a word: one click command
+cannot have both, so :class:`ReplayCommand` (the ``replay`` command's class) hands the
+arguments after the word ``export`` to the export command (a replay file named
+``export`` is opened as ``./export``). ``--export OUT`` is the same, as an option.
+"""
 
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand
 
 from referee import replay as replay_file
 from referee.cli_errors import fail, user_errors
 from referee.replay_browser import browse, frame_console
-from referee.replay_model import ReplayDecision
+from referee.replay_model import Replay, ReplayDecision
 from referee.replay_source import load_replay
 from referee.spec import Fault, MatchResult
 from referee.trace import TracePrinter
@@ -53,19 +61,24 @@ def replay(
     ] = True,
     export: Annotated[
         Path | None,
-        typer.Option(help="Write the replay to this file (.json or .json.gz) instead"),
+        typer.Option(
+            help="Write the replay to this file (.json or .json.gz) instead "
+            "(as `bullring replay export`)"
+        ),
     ] = None,
 ) -> None:
     """Re-simulate a replay (it must match exactly), then step through it in a terminal
     (next, back, jump, quit) or print every step when piped.
 
-    FILE is a replay file, or a league (its file or store) with MATCH_ID: a league match."""
+    FILE is a replay file, or a league (its file or store) with MATCH_ID: a league match.
+
+    To write it to a file instead: `bullring replay export SOURCE [MATCH_ID] OUT`
+    (see `bullring replay export --help`)."""
     with user_errors():
         data = load_replay(file, match_id)
         replay_file.verify(data, str(file))
         if export is not None:
-            replay_file.save(data, export)
-            typer.echo(f"replay of {data.match_id} written to {export}")
+            write_export(data, export)
             return
         players = data.players
         if seat is not None and not 0 <= seat < players:
@@ -118,3 +131,61 @@ def replay(
                 screen.file.flush()
 
             browse(frames, screen.input, show)
+
+
+def write_export(data: Replay, out: Path) -> None:
+    """Write the (verified) replay to `out` and say so."""
+    replay_file.save(data, out)
+    typer.echo(f"replay of {data.match_id} written to {out}")
+
+
+def export(
+    source: Annotated[
+        Path,
+        typer.Argument(help="A replay file, or a league file or store", metavar="SOURCE"),
+    ],
+    rest: Annotated[
+        list[str],
+        typer.Argument(
+            help="MATCH_ID when SOURCE is a league or its store, then OUT: the file to "
+            "write (.json, or .json.gz: compressed)",
+            metavar="[MATCH_ID] OUT",
+            show_default=False,
+        ),
+    ],
+) -> None:
+    """Write a replay to file OUT, checked by re-simulating it first: a league match's
+    (SOURCE a league file or store, then MATCH_ID) or a replay file's (a copy, or
+    compressed when OUT ends in .gz). `bullring replay OUT` opens the file written."""
+    if len(rest) not in (1, 2):
+        raise fail(f"replay export takes SOURCE [MATCH_ID] OUT: {len(rest) + 1} arguments given")
+    match_id, out = (None, rest[0]) if len(rest) == 1 else (rest[0], rest[1])
+    with user_errors():
+        data = load_replay(source, match_id)
+        replay_file.verify(data, str(source))
+        write_export(data, Path(out))
+
+
+class ExportCommand(TyperCommand):
+    """The export command, its usage line spelled out (its second argument is a list)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return ["[OPTIONS]", "SOURCE", "[MATCH_ID]", "OUT"]
+
+
+_export_app = typer.Typer(add_completion=False)
+_export_app.command(cls=ExportCommand)(export)
+
+
+class ReplayCommand(TyperCommand):
+    """The ``replay`` command; ``replay export ...`` runs the export command instead (see
+    the module docstring)."""
+
+    # Any: the Context is typer's private vendored click's.
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
+    ) -> Any:
+        if args and args[0] == "export":
+            command = typer.main.get_command(_export_app)
+            return command.make_context(f"{info_name} export", args[1:], parent=parent, **extra)
+        return super().make_context(info_name, args, parent=parent, **extra)

@@ -20,14 +20,14 @@ import asyncio
 import time
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from referee.bot_client import SETUP, BotClient, protocol_mismatch
 from referee.encoder import MatchEncoder
 from referee.process import BotLease, BotPool, BotStartError
 from referee.replay import ReplayBuilder
-from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, MatchResult, MatchSpec
+from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, LogTail, MatchResult, MatchSpec
 from sdk import codec
 from sdk.game import GameState, Option, driver, new_game, parse_variant
 from sdk.game.variants import check_players
@@ -93,6 +93,8 @@ class Seat:
     discard: bool = False
     history_deltas: bool = False  # the bot keeps its history: send only new events
     history_sent: int = 0  # history events the bot has acknowledged (answered a Decide)
+    log_start: int | None = None  # its process's output count when the match began
+    log: LogTail | None = None  # what its process printed during the match (its end)
 
 
 class MatchRunner:
@@ -128,6 +130,9 @@ class MatchRunner:
             await asyncio.gather(*(self.end_match(seat, result) for seat in self.seats))
         finally:
             await asyncio.gather(*(self.close(seat) for seat in self.seats))
+        logs = tuple(seat.log for seat in self.seats if seat.log is not None)
+        if logs:
+            result = replace(result, logs=logs)
         if self.observer:
             self.observer.on_end(result)
         return result
@@ -220,9 +225,16 @@ class MatchRunner:
             seat.lease = await self.pool.lease(seat.spec, limit_s)
         except BotStartError as exc:
             self.record_fault(seat, Fault(seat.index, exc.kind, SETUP, exc.detail, exc.output))
+            if exc.output:
+                output = exc.output.encode("utf-8", "replace")
+                seat.log = LogTail(seat.index, output, len(output))
             return
-        if seat.lease.process is not None:
-            seat.lease.process.seat = seat.index  # (what its output echo is prefixed with)
+        process = seat.lease.process
+        if process is not None:
+            process.seat = seat.index  # (what its output echo is prefixed with)
+            # A new process's start-up output belongs to this match; a pooled one's
+            # output from its earlier matches does not.
+            seat.log_start = 0 if seat.lease.fresh else await process.log_mark()
         seat.client = client = BotClient(seat.index, seat.lease)
 
         def left() -> float | None:
@@ -277,6 +289,8 @@ class MatchRunner:
             await client.close()
         if seat.lease is not None:
             lease, seat.lease = seat.lease, None
+            if lease.process is not None and seat.log_start is not None:
+                seat.log = await lease.process.log_since(seat.index, seat.log_start)
             discard = seat.discard or seat.forfeited or self.spec.single_use
             await self.pool.release(lease, discard=discard)
 

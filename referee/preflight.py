@@ -4,17 +4,21 @@
 reuses the process and its Hello), waits for SERVING and calls Hello. It refuses, with one
 line naming the bot, a bot that does not start (quoting the end of its output, a
 traceback's lines intact), one whose Hello fails or speaks another protocol, and one whose
-Hello does not claim the variant (an empty list claims every variant).
+Hello does not claim the match's format (sdk/claims.py: a bare variant name claims every
+format of it, ``6nimmt:rounds=1`` only that one, an empty list every variant) or claims
+something invalid.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from referee.bot_client import BotClient, protocol_mismatch
 from referee.process import BotPool, BotStartError
 from referee.spec import BotSpec, Fault
+from sdk.claims import claim_problems, claims_cover
 from sdk.errors import BullringError
+from sdk.game.variants import parse_variant
 
 
 class BotNotReady(BullringError):
@@ -25,9 +29,16 @@ def _quoted(output: str) -> str:
     return "".join(f"\n  | {line}" for line in output.splitlines())
 
 
-async def preflight(pool: BotPool, bots: Sequence[BotSpec], variant: str, setup_ms: int) -> None:
-    """Check every distinct bot of `bots` against `variant` (a preset id); BotNotReady
-    for the first that cannot play it."""
+async def preflight(
+    pool: BotPool,
+    bots: Sequence[BotSpec],
+    variant: str,
+    setup_ms: int,
+    options: Mapping[str, str] | None = None,
+) -> None:
+    """Check every distinct bot of `bots` against `variant` (a variant id, options
+    allowed) with `options`; BotNotReady for the first that cannot play it."""
+    spec = parse_variant(variant, options)
     seen: set[str] = set()
     setup_s = setup_ms / 1000.0
     for bot in bots:
@@ -52,8 +63,11 @@ async def preflight(pool: BotPool, bots: Sequence[BotSpec], variant: str, setup_
         else:
             problem = protocol_mismatch(hello)
             claimed = list(hello.variants)
-            if problem is None and claimed and variant not in claimed:
-                problem = f"it does not claim {variant} (it claims {', '.join(claimed)})"
+            invalid = claim_problems(claimed)
+            if problem is None and invalid:
+                problem = f"its Hello has an {invalid[0]}"
+            elif problem is None and not claims_cover(claimed, spec):
+                problem = f"it does not claim {spec.id} (it claims {', '.join(claimed)})"
         await pool.release(lease, discard=problem is not None)
         if problem is not None:
             raise BotNotReady(f"{bot.key} cannot play: {problem}")

@@ -46,7 +46,7 @@ from referee.sandbox import (
     ensure_available,
     private_folder,
 )
-from referee.spec import BotSpec, FaultKind
+from referee.spec import BotSpec, FaultKind, LogTail
 from sdk.error_status import clean
 from sdk.errors import BullringError
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
@@ -162,6 +162,8 @@ class BotProcess:
         self._channel: grpc.aio.Channel | None = None
         self._channel_loop: asyncio.AbstractEventLoop | None = None
         self.hello: pb.HelloReply | None = None
+        # The process's Play stream (bot_client.py), kept across leases like the channel.
+        self.play_stream: grpc.aio.StreamStreamCall[bytes, bytes] | None = None
         self.started_at = time.monotonic()
         try:
             self.popen = subprocess.Popen(
@@ -252,6 +254,18 @@ class BotProcess:
         except OSError:
             text = self.last_log
         return text[-max_chars:]
+
+    async def log_mark(self) -> int:
+        """How many bytes the bot has printed so far (what is still in its pipe is read
+        first); a match marks its start and end to keep what it printed in between."""
+        if self._log.pending() == 0:
+            return self._log.mark(0.0)
+        return await asyncio.to_thread(self._log.mark)
+
+    async def log_since(self, seat: int, start: int) -> LogTail | None:
+        """The tail of what the bot printed since mark `start` (None: nothing)."""
+        data, total = self._log.since(start, await self.log_mark())
+        return LogTail(seat, data, total) if total else None
 
     async def wait_exit(self, timeout_s: float) -> bool:
         """Wait up to `timeout_s` for the process to exit by itself; True if it did."""
@@ -347,9 +361,19 @@ class BotProcess:
         if self._channel is None or self._channel_loop is not loop:
             self._channel = grpc.aio.insecure_channel(self.address, options=channel_options())
             self._channel_loop = loop
+            self.play_stream = None  # (a stream of the old channel)
         return self._channel
 
+    def drop_play_stream(self) -> None:
+        """Cancel the process's Play stream, if it has one (the next request opens one)."""
+        stream, self.play_stream = self.play_stream, None
+        if stream is not None:
+            stream.cancel()
+
     async def close_channel(self) -> None:
+        if self._channel_loop is asyncio.get_running_loop():
+            self.drop_play_stream()
+        self.play_stream = None
         channel, self._channel = self._channel, None
         if channel is not None and self._channel_loop is asyncio.get_running_loop():
             await channel.close(None)

@@ -208,6 +208,17 @@ class Fault:
 
 
 @dataclass(frozen=True)
+class LogTail:
+    """The end of what one seat's process printed during one match: at most
+    ``referee.bot_log.TAIL_BYTES`` bytes (`data`: the bot's own bytes, untrusted) of the
+    `total` it printed then."""
+
+    seat: int
+    data: bytes
+    total: int
+
+
+@dataclass(frozen=True)
 class MatchResult:
     """The outcome of a match, with its replay (see referee/replay_model.py; None once
     the replay travels apart from the result, compressed: see referee/league/executors.py)."""
@@ -220,6 +231,8 @@ class MatchResult:
     decisions: int
     duration_s: float
     replay: Replay | None
+    # Each seat's log tail for the match (seats of processes that printed; not in to_json).
+    logs: tuple[LogTail, ...] = ()
 
     def recorded_replay(self) -> Replay:
         """The replay (ValueError for a result whose replay travels apart from it)."""

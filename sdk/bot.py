@@ -36,7 +36,9 @@ class Bot(abc.ABC):
     name: str = "bot"
     version: str = "0"
     author: str = ""
-    variants: tuple[str, ...] = ()  # preset ids it plays; () means every variant
+    # What it plays (sdk/claims.py): "6nimmt" every format of 6 nimmt!, "6nimmt:rounds=1"
+    # that format only; () means every variant in every format.
+    variants: tuple[str, ...] = ()
 
     def start_match(self, match: MatchInfo) -> None:  # noqa: B027 (optional hook)
         """The match begins: the seat, the variant, the players and the clock limits."""

@@ -7,7 +7,9 @@ stops accepting, lets calls in flight finish within a grace period and exits 0.
 
 Every (match_id, seat) is a session with its own Bot instance. Calls run on a thread
 pool, so sessions of several matches are served at once; one session's calls are
-serialised. A bot that raises gets an error status for that call (INTERNAL) carrying the
+serialised. The same requests may come as calls, a session's decisions on a
+DecideStream, or everything on a Play stream (docs/protocol.md); each is answered the
+same way. A bot that raises gets an error status for that call (INTERNAL) carrying the
 exception's type, message and traceback in the status details (:mod:`sdk.error_status`:
 the referee records an EXCEPTION fault); one that returns something that is not an
 offered option gets INTERNAL without details (a PROTOCOL fault). The server keeps serving.
@@ -104,6 +106,7 @@ class BotService(pb_grpc.BotServicer):
             author=self.author,
             history_deltas=True,
             decide_stream=True,
+            play_stream=True,
         )
 
     def StartMatch(
@@ -154,6 +157,23 @@ class BotService(pb_grpc.BotServicer):
         stream with the status Decide would have failed with)."""
         for request in request_iterator:
             yield self.Decide(request, context)
+
+    def Play(
+        self, request_iterator: Iterator[pb.PlayRequest], context: grpc.ServicerContext
+    ) -> Iterator[pb.PlayReply]:
+        """StartMatch, Decide and EndMatch, each request of the process's stream in turn,
+        answered by a reply of its kind (a failure ends the stream with the status the call
+        would have failed with)."""
+        for request in request_iterator:
+            kind = request.WhichOneof("request")
+            if kind == "decide":
+                yield pb.PlayReply(decide=self.Decide(request.decide, context))
+            elif kind == "start_match":
+                yield pb.PlayReply(start_match=self.StartMatch(request.start_match, context))
+            elif kind == "end_match":
+                yield pb.PlayReply(end_match=self.EndMatch(request.end_match, context))
+            else:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, "bad request: an empty PlayRequest")
 
     def EndMatch(
         self, request: pb.EndMatchRequest, context: grpc.ServicerContext

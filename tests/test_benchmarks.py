@@ -23,6 +23,7 @@ CASES = {
         "refereed / fan-out echo",
     ),
     "league": (["--matches", "12", "--executor", "local"], "of the unsandboxed rate"),
+    "interrupt": (["--runs", "1"], "Ctrl-C to exit, 1 runs"),
     "sandbox": (["--starts", "1"], "to SERVING, sandboxed"),
     "grpc_streams": (["--steps", "20", "--rounds", "1", "--matches", "1"], "stream / unary"),
     "leaderboard": (["--matches", "12", "--distinct", "4"], "cold build of 12 matches"),

@@ -90,22 +90,29 @@ def pick_cost(
     return cost + 0.001 * distance
 
 
-def choose(view: SixNimmtView, options: Sequence[Option]) -> Option:
-    """The rule-based choice for any 6 nimmt! decision."""
+def ranked(view: SixNimmtView, options: Sequence[Option]) -> list[Option]:
+    """`options` in the rule-based bot's order of preference for any 6 nimmt! decision,
+    its choice first (equal options keep their canonical order)."""
     kind = view.header.decision
+    rows = view.rows
     both_ends = view.header.options.get("placement") == "both"
     if kind == DecisionKind.PICK_CARD:
         hands = opponent_hands(view)
-        limits = [ROW_LIMIT] * len(view.rows)
-        return min(options, key=lambda o: pick_cost(o.card, view.rows, hands, both_ends, limits))
+        limits = [ROW_LIMIT] * len(rows)
+        return sorted(options, key=lambda o: pick_cost(o.card, rows, hands, both_ends, limits))
     if kind == DecisionKind.TAKE_ROW:
-        return min(options, key=lambda o: (row_heads(view.rows[o.row]), -len(view.rows[o.row])))
+        return sorted(options, key=lambda o: (row_heads(rows[o.row]), -len(rows[o.row])))
     if kind == DecisionKind.CHOOSE_PLACE:
-        return min(
+        return sorted(
             options,
-            key=lambda o: row_heads(view.rows[o.row]) if len(view.rows[o.row]) >= ROW_LIMIT else 0,
+            key=lambda o: row_heads(rows[o.row]) if len(rows[o.row]) >= ROW_LIMIT else 0,
         )
     if kind == DecisionKind.DRAFT_CARD:
         middle = (view.highest_card + 1) / 2
-        return min(options, key=lambda o: (HEADS[o.card], abs(o.card - middle)))
-    return options[0]
+        return sorted(options, key=lambda o: (HEADS[o.card], abs(o.card - middle)))
+    return list(options)
+
+
+def choose(view: SixNimmtView, options: Sequence[Option]) -> Option:
+    """The rule-based choice for any 6 nimmt! decision."""
+    return ranked(view, options)[0]

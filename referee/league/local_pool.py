@@ -186,11 +186,19 @@ class ProcessPool(Generic[Task, Result]):
                         queue.appendleft(held)  # first in line for the next free worker
                     else:
                         yield Died(tasks[held], ended, tries[held])
+        except KeyboardInterrupt:  # Ctrl-C: every worker goes at once, idle ones too
+            self._stop_now([w for w in self.workers if w.process.is_alive()])
+            raise
         finally:
-            for worker in [w for w in self.workers if w.busy]:  # abandoned mid-run
-                self.workers.remove(worker)
-                worker.stop()
-                worker.reap(STOP_GRACE_S)
+            self._stop_now([w for w in self.workers if w.busy])  # abandoned mid-run
+
+    def _stop_now(self, workers: list[_Worker]) -> None:
+        """SIGTERM `workers` (each kills its bots and exits), then reap them all."""
+        for worker in workers:
+            self.workers.remove(worker)
+            worker.process.terminate()
+        for worker in workers:
+            worker.reap(STOP_GRACE_S)
 
     def _receive(self, worker: _Worker) -> Any:
         """The worker's answer, or _NOTHING if it died before sending one whole."""

@@ -30,6 +30,7 @@ from referee.league.store_rows import (
     MatchRow,
     RegisteredBot,
     Standing,
+    compress_log,
     compress_replay,
     manifest_hash,
 )
@@ -131,6 +132,14 @@ CREATE TABLE IF NOT EXISTS ratings (
     PRIMARY KEY (variant, seq, bot)
 );
 CREATE INDEX IF NOT EXISTS ratings_bot ON ratings(variant, bot, seq);
+CREATE TABLE IF NOT EXISTS logs (
+    match_id TEXT NOT NULL REFERENCES matches(match_id),
+    seat INTEGER NOT NULL,
+    bot TEXT NOT NULL,
+    total INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
 """
 
 
@@ -145,7 +154,8 @@ class StoreLocked(StoreError):
 TABLES = ("meta", "variants", "bots", "matches", "results", "faults", "replays", "ratings")
 """The tables every store of this schema has. ``digests`` is not among them: a store written
 before digests existed gains the table the next time it is opened for writing, and a
-match without a digest is published from its replay (leaderboard/viewer_text.py)."""
+match without a digest is published from its replay (leaderboard/viewer_text.py). So
+with ``logs``: a store without it reads as keeping no log tails."""
 
 
 def _is_locked(error: sqlite3.OperationalError) -> bool:
@@ -483,6 +493,14 @@ class LeagueStore(StoreReads):
         db.execute(
             "INSERT INTO replays(match_id, data) VALUES (?, ?)",
             (match.match_id, replay_zlib or compress_replay(_replay_json(result))),
+        )
+        db.executemany(
+            "INSERT INTO logs(match_id, seat, bot, total, data) VALUES (?, ?, ?, ?, ?)",
+            [
+                (match.match_id, t.seat, match.seats[t.seat], t.total, compress_log(t.data))
+                for t in result.logs
+                if 0 <= t.seat < len(match.seats)
+            ],
         )
         if digest_zlib is not None:
             db.execute(

@@ -10,9 +10,10 @@ import json
 import sqlite3
 from typing import Any
 
+from referee.bot_log import TAIL_BYTES, printable_log
 from referee.decompress import inflate
 from referee.league.ratings import RatedMatch, Rating
-from referee.league.store_rows import MatchRow, RegisteredBot, Standing, _match_row
+from referee.league.store_rows import MatchRow, RegisteredBot, Standing, StoredLog, _match_row
 from referee.limits import MAX_REPLAY_BYTES
 from referee.spec import BotSpec
 
@@ -73,6 +74,11 @@ class StoreReads:
             query += " LIMIT ?"
             args.append(limit)
         return [_match_row(row) for row in self.db.execute(query, args)]
+
+    def has_match(self, match_id: str) -> bool:
+        """Whether the store schedules a match of that id."""
+        row = self.db.execute("SELECT 1 FROM matches WHERE match_id = ?", (match_id,)).fetchone()
+        return row is not None
 
     def counts(self) -> tuple[int, int]:
         """(finished, scheduled) match counts."""
@@ -195,10 +201,75 @@ class StoreReads:
         data: dict[str, Any] = json.loads(text)
         return data
 
+    def replay_blob(self, match_id: str) -> bytes | None:
+        """A finished match's replay as stored (zlib-compressed JSON), or None."""
+        row = self.db.execute("SELECT data FROM replays WHERE match_id = ?", (match_id,)).fetchone()
+        return None if row is None else bytes(row[0])
+
     def replay_text(self, match_id: str) -> bytes | None:
         """A finished match's replay as its compact JSON text (UTF-8, not parsed), or None."""
         row = self.db.execute("SELECT data FROM replays WHERE match_id = ?", (match_id,)).fetchone()
         return None if row is None else inflate(row[0], MAX_REPLAY_BYTES)
+
+    def _has_logs(self) -> bool:
+        """Whether the store has the ``logs`` table (stores made before it have none)."""
+        row = self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'logs'"
+        ).fetchone()
+        return row is not None
+
+    def log_tails(self, match_id: str, seat: int | None = None) -> list[StoredLog]:
+        """The bot log tails kept for a match (one seat's with `seat`), by seat."""
+        if not self._has_logs():
+            return []
+        query = "SELECT match_id, seat, bot, total, data FROM logs WHERE match_id = ?"
+        args: tuple[Any, ...] = (match_id,)
+        if seat is not None:
+            query += " AND seat = ?"
+            args += (seat,)
+        return [
+            StoredLog(
+                str(row["match_id"]),
+                int(row["seat"]),
+                str(row["bot"]),
+                int(row["total"]),
+                inflate(row["data"], TAIL_BYTES),
+            )
+            for row in self.db.execute(query + " ORDER BY seat", args)
+        ]
+
+    def bot_logs(self, match_id: str) -> dict[int, str]:
+        """Each seat's log tail in a match as printable text (referee.bot_log.printable_log)."""
+        return {log.seat: printable_log(log.data) for log in self.log_tails(match_id)}
+
+    def logged_seats(self) -> set[tuple[str, int]]:
+        """(match id, seat) of every kept log tail."""
+        if not self._has_logs():
+            return set()
+        return {(str(r[0]), int(r[1])) for r in self.db.execute("SELECT match_id, seat FROM logs")}
+
+    def recent_faults(self, limit: int) -> list[dict[str, Any]]:
+        """The last `limit` faults recorded (newest first), each with ``has_log``: whether
+        the league kept its seat's log tail for that match."""
+        rows = self.db.execute(
+            "SELECT match_id, seat, bot, kind, decision, detail FROM faults"
+            " ORDER BY id DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        faults = [dict(row) for row in rows]
+        if faults and self._has_logs():
+            for fault in faults:
+                fault["has_log"] = (
+                    self.db.execute(
+                        "SELECT 1 FROM logs WHERE match_id = ? AND seat = ?",
+                        (fault["match_id"], fault["seat"]),
+                    ).fetchone()
+                    is not None
+                )
+        else:
+            for fault in faults:
+                fault["has_log"] = False
+        return faults
 
     def digest_zlib(self, match_id: str) -> bytes | None:
         """A finished match's digest (referee/replay_digest.py) as stored: compact JSON,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.bot_log import TAIL_BYTES
 from referee.league.ratings import conservative_rating
 from referee.spec import BotSpec
 
@@ -87,6 +88,36 @@ def manifest_hash(bot: BotSpec) -> str | None:
         return hashlib.sha256(Path(bot.manifest).read_bytes()).hexdigest()
     except OSError:
         return None
+
+
+@dataclass(frozen=True)
+class StoredLog:
+    """The tail of one seat's bot log in one match: `data` (the bot's own bytes, at most
+    TAIL_BYTES: untrusted, see referee.bot_log.printable_log) of the `total` it printed."""
+
+    match_id: str
+    seat: int
+    bot: str
+    total: int
+    data: bytes
+
+    def to_json(self) -> dict[str, Any]:
+        """As ``bullring league log --json`` prints it (the text made printable)."""
+        from referee.bot_log import printable_log
+
+        return {
+            "match_id": self.match_id,
+            "seat": self.seat,
+            "bot": self.bot,
+            "total_bytes": self.total,
+            "kept_bytes": len(self.data),
+            "text": printable_log(self.data),
+        }
+
+
+def compress_log(data: bytes) -> bytes:
+    """A seat's log tail as stored (zlib; at most TAIL_BYTES before compression)."""
+    return zlib.compress(data[-TAIL_BYTES:], 6)
 
 
 def compress_replay(replay: Mapping[str, Any]) -> bytes:

@@ -17,6 +17,8 @@ COMMANDS = [
     [],
     ["play"],
     ["replay"],
+    ["replay", "export"],
+    ["league", "log"],
     ["demo"],
     ["league", "run"],
     ["league", "status"],
@@ -48,6 +50,7 @@ def test_help_shows_no_bool_metavar(command: list[str]) -> None:
         (["bot", "check"], ["--json"]),
         (["league", "run"], ["--json", "--log-dir"]),
         (["league", "status"], ["--json"]),
+        (["league", "log"], ["--json", "--seat"]),
         (["leaderboard", "build"], ["--json", "--store"]),
     ],
 )

@@ -71,6 +71,10 @@ def test_replay_reads_a_league_match_and_exports_it(league: tuple[Path, str]) ->
     exported = bullring("replay", str(file), match_id, "--export", str(out), cwd=file.parent)
     assert exported.returncode == 0, exported.stderr
     assert load(out).match_id == match_id
+    sub = file.parent / "sub.json"
+    word = bullring("replay", "export", str(file), match_id, str(sub), cwd=file.parent)
+    assert word.returncode == 0, word.stderr
+    assert load(sub).to_json() == load(out).to_json()
     missing = bullring("replay", str(file), "dbg-999999", cwd=file.parent)
     assert missing.returncode == 2 and "no finished match 'dbg-999999'" in missing.stderr
 

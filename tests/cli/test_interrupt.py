@@ -15,7 +15,9 @@ from tests.referee.helpers import descendants
 from tests.referee.league.leagues import SMALL, bullring, bullring_argv, write_league
 from tests.referee.league.test_resume import finished
 
-STOP_LIMIT_S = 20.0  # a bound for a loaded machine, not a speed figure (benchmarks/ has those)
+# Ctrl-C to exit: the promise (benchmarks/interrupt.py measures it: 0.2-0.35 s
+# at load 22 on the 2-core machine, where it used to take 0.8-2.2 s).
+STOP_LIMIT_S = 1.0
 
 
 def test_ctrl_c_exits_130_and_the_league_resumes(tmp_path: Path) -> None:
@@ -33,9 +35,13 @@ def test_ctrl_c_exits_130_and_the_league_resumes(tmp_path: Path) -> None:
     while finished(store) < 1 and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     assert process.poll() is None, "the league ended before it could be interrupted"
+    sent = time.monotonic()
     os.killpg(process.pid, signal.SIGINT)
-    _, err = process.communicate(timeout=STOP_LIMIT_S)
-    assert process.returncode == 130, err
+    code = process.wait(timeout=60)
+    stopped_s = time.monotonic() - sent
+    _, err = process.communicate()
+    assert code == 130, err
+    assert stopped_s < STOP_LIMIT_S, f"stopped in {stopped_s:.2f} s"
     assert "interrupted: run the same command again to resume" in err
     assert "Traceback" not in err
     done_before = finished(store)

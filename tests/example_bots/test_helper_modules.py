@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.check import run_check
 from referee.manifest import load_manifest
 from referee.match import play_match
 from referee.process import BotPool
@@ -51,3 +52,19 @@ def test_a_bot_imports_the_modules_beside_its_bot_py(sandboxed: bool) -> None:
     assert len(mine) >= 10
     # helpers.last_option chose every time: never the fallback (the first option).
     assert all(d.choice == len(d.options) - 1 and not d.auto for d in mine)
+
+
+def test_bot_check_passes_a_bot_with_modules_beside_its_bot_py() -> None:
+    """Through ``bullring bot check``, in the sandbox: the folder mounted read-only is
+    enough for its imports."""
+    report = run_check(
+        load_manifest(FIXTURE),
+        games=1,
+        variants=["6nimmt:rounds=1"],
+        clock=CLOCK,
+        sandbox=sandbox_or_skip(),
+    )
+    assert report.passed, report.problems + report.environment
+    assert report.healthy and report.hello["name"] == "helper_bot"
+    (variant,) = report.variants
+    assert variant.games == 1 and variant.faults == [] and len(variant.latency.samples) >= 10

@@ -62,13 +62,14 @@ def baseline() -> MatchResult:
 
 
 def bad_bot(name: str, transport: str) -> BotSpec:
-    """A bad bot, deciding by calls or (offering DecideStream in its Hello) on a stream."""
+    """A bad bot, deciding by calls, on a decision stream (offering DecideStream in its
+    Hello) or with everything on its Play stream (offering Play)."""
     spec = bot_named(name)
-    streams = "1" if transport == "stream" else "0"
+    streams = {"call": "0", "stream": "1", "play": "play"}[transport]
     return dataclasses.replace(spec, env={**spec.env, "BAD_BOT_STREAM": streams})
 
 
-@pytest.mark.parametrize("transport", ["call", "stream"])
+@pytest.mark.parametrize("transport", ["call", "stream", "play"])
 @pytest.mark.parametrize("name", list(EXPECTED))
 def test_bad_bot_gets_typed_faults_and_the_match_goes_on(
     name: str, transport: str, baseline: MatchResult
@@ -112,11 +113,14 @@ def test_bad_bot_gets_typed_faults_and_the_match_goes_on(
     assert descendants() == []
 
 
-def test_a_second_reply_on_a_stream_is_a_fault_and_never_applied(baseline: MatchResult) -> None:
+@pytest.mark.parametrize("transport", ["stream", "play"])
+def test_a_second_reply_on_a_stream_is_a_fault_and_never_applied(
+    transport: str, baseline: MatchResult
+) -> None:
     """double_reply answers each request twice on its stream (the second time with its
     last option): the second reply is a PROTOCOL fault at the next decision, which gets
     the fallback; no reply is ever applied to a decision it was not sent for."""
-    result = match_with(bad_bot("double_reply", "stream"))
+    result = match_with(bad_bot("double_reply", transport))
     assert {f.seat for f in result.faults} == {BAD_SEAT}
     assert {f.kind for f in result.faults} == {FaultKind.PROTOCOL}
     assert all("no outstanding request" in f.detail for f in result.faults)
@@ -133,7 +137,7 @@ def test_a_second_reply_on_a_stream_is_a_fault_and_never_applied(baseline: Match
     assert descendants() == []
 
 
-@pytest.mark.parametrize("transport", ["call", "stream"])
+@pytest.mark.parametrize("transport", ["call", "stream", "play"])
 def test_a_bot_that_never_answers_end_match_costs_the_end_match_limit(
     transport: str, baseline: MatchResult
 ) -> None:
@@ -168,7 +172,7 @@ def test_forfeit_after_max_faults_stops_calls() -> None:
     assert all(d.auto and d.ms == 0 for d in bad[1:])
 
 
-@pytest.mark.parametrize("transport", ["call", "stream"])
+@pytest.mark.parametrize("transport", ["call", "stream", "play"])
 def test_slow_bot_draws_on_its_time_bank_before_timing_out(transport: str) -> None:
     clock = ClockSpec(decision_ms=200, time_bank_ms=1000, setup_ms=4000, max_faults=2)
     result = match_with(bad_bot("slow", transport), clock)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from referee.bot_output import TracebackFilter
 from tests.referee.helpers import BAD_BOTS, descendants
 from tests.referee.test_cli import GOOD, bullring
 
@@ -95,3 +96,41 @@ def test_bot_check_quotes_an_exceptions_traceback() -> None:
     assert checked.returncode == 1
     assert "EXCEPTION at decision" in checked.stdout
     assert "bad_bots/raises.py" in checked.stdout and "in decide" in checked.stdout
+
+
+def test_play_shows_an_exceptions_traceback_once(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    raises = str(BAD_BOTS / "raises.toml")
+    played = bullring(*PLAY, "--bot", GOOD, "--bot", raises, "--log-dir", str(logs))
+    assert played.returncode == 0, played.stderr
+    out = played.stdout
+    faults = out.count("EXCEPTION at decision")
+    assert faults >= 1
+    assert out.count("Traceback (most recent call last):") == faults  # the fault's, once
+    assert out.count("  | Traceback (most recent call last):") == faults
+    assert out.count('raises.py", line 22, in decide') == faults
+    assert out.count("[seat 1 raises] decide() raised (its traceback: with the fault)") == faults
+    (log,) = logs.glob("raises-*.log")  # the bot's own log keeps what it printed
+    assert log.read_text().count("Traceback (most recent call last):") == faults
+
+
+def test_the_echo_leaves_out_only_the_traceback_the_sdk_logs() -> None:
+    shown = TracebackFilter()
+    lines = [
+        ("before", True),
+        ("Traceback (most recent call last):", True),  # the bot's own, not after the SDK line
+        ('  File "x.py", line 1', True),
+        ("decide() raised", True),
+        ("Traceback (most recent call last):", False),
+        ('  File "bot.py", line 3, in decide', False),
+        ("KeyError: 'a'", False),
+        ("", False),
+        ("During handling of the above exception, another exception occurred:", False),
+        ("", False),
+        ("Traceback (most recent call last):", False),
+        ('  File "bot.py", line 5, in decide', False),
+        ("ValueError: b", False),
+        ("the bot's next line", True),
+        ("Traceback (most recent call last):", True),
+    ]
+    assert [(text, shown.shows(text)) for text, _ in lines] == lines

@@ -241,3 +241,35 @@ def test_a_decision_stream_answers_each_request_in_turn(bot: BotProcess) -> None
         list(failing)
     assert raised.value.code() == grpc.StatusCode.INTERNAL  # as a Decide call would fail
     assert "this bot always fails" in str(raised.value.details())
+
+
+def test_a_play_stream_carries_matches_from_start_to_end(bot: BotProcess) -> None:
+    """Play answers each request as its call would, with a reply of the request's kind:
+    two matches one after the other on one stream, then a failure that ends it."""
+    stub = bot.stub()
+    assert stub.Hello(pb.HelloRequest(protocol_version=1, referee="tests"), timeout=10).play_stream
+    requests: list[pb.PlayRequest] = []
+    for match_id in ("play-a", "play-b"):
+        info = MatchInfo(match_id, "6nimmt", {}, 1, 3, ("a", "b", "c"), 500, 2000)
+        requests.append(pb.PlayRequest(start_match=codec.match_info_to_proto(info)))
+        requests += [pb.PlayRequest(decide=decide_request(match_id, 1, i)) for i in range(5)]
+        outcome = codec.outcome_to_proto(match_id, 1, MatchOutcome((3, 1, 2), (3, 1, 2), 0))
+        requests.append(pb.PlayRequest(end_match=outcome))
+    replies = list(stub.Play(iter(requests), timeout=30))
+    assert [r.WhichOneof("reply") for r in replies] == [
+        "start_match",
+        *["decide"] * 5,
+        "end_match",
+    ] * 2
+    # Each match is a session of its own: its instance answers 0, 1, 2, 3, 0.
+    decided = [(r.decide.option_index, r.decide.decision_index) for r in replies[1:6]]
+    assert decided == [(0, 0), (1, 1), (2, 2), (3, 3), (0, 4)]
+    assert [r.decide.option_index for r in replies[8:13]] == [0, 1, 2, 3, 0]
+    # A request after EndMatch finds no session: the stream ends with the call's status.
+    late = pb.PlayRequest(decide=decide_request("play-a", 1, 5))
+    with pytest.raises(grpc.RpcError) as raised:
+        list(stub.Play(iter([late]), timeout=30))
+    assert raised.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    with pytest.raises(grpc.RpcError) as raised:
+        list(stub.Play(iter([pb.PlayRequest()]), timeout=30))
+    assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT

@@ -8,7 +8,9 @@ protobuf library would. Run as a script, it listens where BULLRING_LISTEN says. 
 BAD_BOT_STREAM=1 in its environment its Hello offers DecideStream, which answers each
 request of the stream as Decide does (misbehaving the same way; a message reply gets the
 request's decision_index, as the protocol asks), so that the referee's stream path meets
-every fault too.
+every fault too; with BAD_BOT_STREAM=play it offers Play, which answers each request as
+its call does (a decision as DecideStream does), each reply wrapped in a PlayReply (raw
+bytes sent as they are).
 """
 
 from __future__ import annotations
@@ -38,8 +40,14 @@ class RawBot:
     def Hello(
         self, request: pb.HelloRequest, context: grpc.ServicerContext
     ) -> pb.HelloReply | bytes:
-        streams = os.environ.get("BAD_BOT_STREAM") == "1"
-        return pb.HelloReply(name=self.name, version="1", protocol_version=1, decide_stream=streams)
+        transport = os.environ.get("BAD_BOT_STREAM")
+        return pb.HelloReply(
+            name=self.name,
+            version="1",
+            protocol_version=1,
+            decide_stream=transport == "1",
+            play_stream=transport == "play",
+        )
 
     def StartMatch(
         self, request: pb.StartMatchRequest, context: grpc.ServicerContext
@@ -55,6 +63,19 @@ class RawBot:
     ) -> Iterator[Reply]:
         for request in request_iterator:
             yield echo(self.Decide(request, context), request)
+
+    def Play(
+        self, request_iterator: Iterator[pb.PlayRequest], context: grpc.ServicerContext
+    ) -> Iterator[pb.PlayReply | bytes]:
+        for request in request_iterator:
+            kind = request.WhichOneof("request")
+            if kind == "start_match":
+                yield play_reply("start_match", self.StartMatch(request.start_match, context))
+            elif kind == "decide":
+                for reply in self.DecideStream(iter([request.decide]), context):
+                    yield play_reply("decide", reply)
+            elif kind == "end_match":
+                yield play_reply("end_match", self.EndMatch(request.end_match, context))
 
     def choose(self, request: pb.DecideRequest, context: grpc.ServicerContext) -> Reply:
         return pb.DecideReply(option_index=0)
@@ -76,6 +97,15 @@ def echo(reply: Reply, request: pb.DecideRequest) -> Reply:
     return named
 
 
+def play_reply(kind: str, reply: Message | bytes) -> pb.PlayReply | bytes:
+    """`reply` as the `kind` of a PlayReply (raw bytes stay as they are)."""
+    if isinstance(reply, bytes):
+        return reply
+    wrapped = pb.PlayReply()
+    getattr(wrapped, kind).CopyFrom(reply)
+    return wrapped
+
+
 def _bytes(message: Message | bytes) -> bytes:
     return message if isinstance(message, bytes) else message.SerializeToString()
 
@@ -93,6 +123,9 @@ def handlers(bot: RawBot) -> grpc.GenericRpcHandler[Any, Any]:
                 bot.DecideStream, pb.DecideRequest.FromString, _bytes
             ),
             "EndMatch": unary(bot.EndMatch, pb.EndMatchRequest.FromString, _bytes),
+            "Play": grpc.stream_stream_rpc_method_handler(
+                bot.Play, pb.PlayRequest.FromString, _bytes
+            ),
         },
     )
 

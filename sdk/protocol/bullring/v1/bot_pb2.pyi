@@ -191,6 +191,7 @@ class HelloReply(_message.Message):
     AUTHOR_FIELD_NUMBER: _builtins.int
     HISTORY_DELTAS_FIELD_NUMBER: _builtins.int
     DECIDE_STREAM_FIELD_NUMBER: _builtins.int
+    PLAY_STREAM_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """bot name"""
     version: _builtins.str
@@ -207,9 +208,16 @@ class HelloReply(_message.Message):
     """The bot serves DecideStream: the referee may send its decisions on a stream per
     session instead of a Decide call each.
     """
+    play_stream: _builtins.bool
+    """The bot serves Play: the referee may send all of the process's StartMatch, Decide
+    and EndMatch requests on one stream.
+    """
     @_builtins.property
     def variants(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """preset ids it plays; empty means all"""
+        """What it plays, each written like a variant id: a preset id ("6nimmt") claims every
+        format of that variant, a preset id with options ("6nimmt:rounds=1") that format only.
+        Empty means every variant in every format.
+        """
 
     def __init__(
         self,
@@ -221,10 +229,11 @@ class HelloReply(_message.Message):
         author: _builtins.str = ...,
         history_deltas: _builtins.bool = ...,
         decide_stream: _builtins.bool = ...,
+        play_stream: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "decide_stream", b"decide_stream", "history_deltas", b"history_deltas", "name", b"name", "protocol_version", b"protocol_version", "variants", b"variants", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "decide_stream", b"decide_stream", "history_deltas", b"history_deltas", "name", b"name", "play_stream", b"play_stream", "protocol_version", b"protocol_version", "variants", b"variants", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1018,6 +1027,72 @@ class EndMatchReply(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___EndMatchReply: _TypeAlias = EndMatchReply  # noqa: Y015
+
+@_typing.final
+class PlayRequest(_message.Message):
+    """One request on a Play stream: what the call of the same name would carry."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    START_MATCH_FIELD_NUMBER: _builtins.int
+    DECIDE_FIELD_NUMBER: _builtins.int
+    END_MATCH_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def start_match(self) -> Global___StartMatchRequest: ...
+    @_builtins.property
+    def decide(self) -> Global___DecideRequest: ...
+    @_builtins.property
+    def end_match(self) -> Global___EndMatchRequest: ...
+    def __init__(
+        self,
+        *,
+        start_match: Global___StartMatchRequest | None = ...,
+        decide: Global___DecideRequest | None = ...,
+        end_match: Global___EndMatchRequest | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["decide", b"decide", "end_match", b"end_match", "request", b"request", "start_match", b"start_match"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decide", b"decide", "end_match", b"end_match", "request", b"request", "start_match", b"start_match"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_request: _TypeAlias = _typing.Literal["start_match", "decide", "end_match"]  # noqa: Y015
+    _WhichOneofArgType_request: _TypeAlias = _typing.Literal["request", b"request"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_request) -> _WhichOneofReturnType_request | None: ...
+
+Global___PlayRequest: _TypeAlias = PlayRequest  # noqa: Y015
+
+@_typing.final
+class PlayReply(_message.Message):
+    """The reply to a Play stream's request, of the request's kind (a reply of another kind,
+    or none of them, is a protocol fault).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    START_MATCH_FIELD_NUMBER: _builtins.int
+    DECIDE_FIELD_NUMBER: _builtins.int
+    END_MATCH_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def start_match(self) -> Global___StartMatchReply: ...
+    @_builtins.property
+    def decide(self) -> Global___DecideReply: ...
+    @_builtins.property
+    def end_match(self) -> Global___EndMatchReply: ...
+    def __init__(
+        self,
+        *,
+        start_match: Global___StartMatchReply | None = ...,
+        decide: Global___DecideReply | None = ...,
+        end_match: Global___EndMatchReply | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["decide", b"decide", "end_match", b"end_match", "reply", b"reply", "start_match", b"start_match"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decide", b"decide", "end_match", b"end_match", "reply", b"reply", "start_match", b"start_match"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_reply: _TypeAlias = _typing.Literal["start_match", "decide", "end_match"]  # noqa: Y015
+    _WhichOneofArgType_reply: _TypeAlias = _typing.Literal["reply", b"reply"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_reply) -> _WhichOneofReturnType_reply | None: ...
+
+Global___PlayReply: _TypeAlias = PlayReply  # noqa: Y015
 
 @_typing.final
 class ErrorStatus(_message.Message):

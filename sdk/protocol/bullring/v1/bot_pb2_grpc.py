@@ -60,6 +60,11 @@ class BotStub:
                 request_serializer=bullring_dot_v1_dot_bot__pb2.EndMatchRequest.SerializeToString,
                 response_deserializer=bullring_dot_v1_dot_bot__pb2.EndMatchReply.FromString,
                 _registered_method=True)
+        self.Play = channel.stream_stream(
+                '/bullring.v1.Bot/Play',
+                request_serializer=bullring_dot_v1_dot_bot__pb2.PlayRequest.SerializeToString,
+                response_deserializer=bullring_dot_v1_dot_bot__pb2.PlayReply.FromString,
+                _registered_method=True)
 
 
 class BotServicer:
@@ -105,6 +110,20 @@ class BotServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Play(self, request_iterator, context):
+        """Everything a bot process is asked, on one stream for the process's life, for bots
+        whose Hello sets play_stream: the referee writes each StartMatch, Decide and EndMatch
+        as a PlayRequest, one at a time, and the bot writes one PlayReply for each, of the
+        same kind, before the next request comes. Each answers as its own call would (the
+        deadline of a Decide is the request's, the other two get the setup and end limits);
+        a failure the call would fail with ends the stream with that status, and the referee
+        opens a new stream for what it asks next. It saves a match the calls of its start and
+        end and the opening of a decision stream.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_BotServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -132,6 +151,11 @@ def add_BotServicer_to_server(servicer, server):
                     servicer.EndMatch,
                     request_deserializer=bullring_dot_v1_dot_bot__pb2.EndMatchRequest.FromString,
                     response_serializer=bullring_dot_v1_dot_bot__pb2.EndMatchReply.SerializeToString,
+            ),
+            'Play': grpc.stream_stream_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=bullring_dot_v1_dot_bot__pb2.PlayRequest.FromString,
+                    response_serializer=bullring_dot_v1_dot_bot__pb2.PlayReply.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -269,6 +293,33 @@ class Bot:
             '/bullring.v1.Bot/EndMatch',
             bullring_dot_v1_dot_bot__pb2.EndMatchRequest.SerializeToString,
             bullring_dot_v1_dot_bot__pb2.EndMatchReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/bullring.v1.Bot/Play',
+            bullring_dot_v1_dot_bot__pb2.PlayRequest.SerializeToString,
+            bullring_dot_v1_dot_bot__pb2.PlayReply.FromString,
             options,
             channel_credentials,
             insecure,

@@ -58,6 +58,16 @@ class BotStub:
     """
     EndMatch: _grpc.UnaryUnaryMultiCallable[_bot_pb2.EndMatchRequest, _bot_pb2.EndMatchReply]
     """The match is over: final scores and ranks."""
+    Play: _grpc.StreamStreamMultiCallable[_bot_pb2.PlayRequest, _bot_pb2.PlayReply]
+    """Everything a bot process is asked, on one stream for the process's life, for bots
+    whose Hello sets play_stream: the referee writes each StartMatch, Decide and EndMatch
+    as a PlayRequest, one at a time, and the bot writes one PlayReply for each, of the
+    same kind, before the next request comes. Each answers as its own call would (the
+    deadline of a Decide is the request's, the other two get the setup and end limits);
+    a failure the call would fail with ends the stream with that status, and the referee
+    opens a new stream for what it asks next. It saves a match the calls of its start and
+    end and the opening of a decision stream.
+    """
 
 @_typing.type_check_only
 class BotAsyncStub(BotStub):
@@ -78,6 +88,16 @@ class BotAsyncStub(BotStub):
     """
     EndMatch: _aio.UnaryUnaryMultiCallable[_bot_pb2.EndMatchRequest, _bot_pb2.EndMatchReply]  # type: ignore[assignment]
     """The match is over: final scores and ranks."""
+    Play: _aio.StreamStreamMultiCallable[_bot_pb2.PlayRequest, _bot_pb2.PlayReply]  # type: ignore[assignment]
+    """Everything a bot process is asked, on one stream for the process's life, for bots
+    whose Hello sets play_stream: the referee writes each StartMatch, Decide and EndMatch
+    as a PlayRequest, one at a time, and the bot writes one PlayReply for each, of the
+    same kind, before the next request comes. Each answers as its own call would (the
+    deadline of a Decide is the request's, the other two get the setup and end limits);
+    a failure the call would fail with ends the stream with that status, and the referee
+    opens a new stream for what it asks next. It saves a match the calls of its start and
+    end and the opening of a decision stream.
+    """
 
 class BotServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -125,5 +145,21 @@ class BotServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_bot_pb2.EndMatchReply, _abc.Awaitable[_bot_pb2.EndMatchReply]]:
         """The match is over: final scores and ranks."""
+
+    @_abc_1.abstractmethod
+    def Play(
+        self,
+        request_iterator: _MaybeAsyncIterator[_bot_pb2.PlayRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_bot_pb2.PlayReply], _abc.AsyncIterator[_bot_pb2.PlayReply]]:
+        """Everything a bot process is asked, on one stream for the process's life, for bots
+        whose Hello sets play_stream: the referee writes each StartMatch, Decide and EndMatch
+        as a PlayRequest, one at a time, and the bot writes one PlayReply for each, of the
+        same kind, before the next request comes. Each answers as its own call would (the
+        deadline of a Decide is the request's, the other two get the setup and end limits);
+        a failure the call would fail with ends the stream with that status, and the referee
+        opens a new stream for what it asks next. It saves a match the calls of its start and
+        end and the opening of a decision stream.
+        """
 
 def add_BotServicer_to_server(servicer: BotServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
