@@ -44,7 +44,10 @@ class ElevenNimmtOptions:
 
     def _may_use(self, seat: int, pile: int) -> bool:
         """Whether this turn may still play on `pile` (b bull cards: b piles, at least 1)."""
-        used = {p for _, p in self.plays}
+        plays = self.plays
+        if not plays:
+            return True
+        used = {p for _, p in plays}
         return pile in used or len(used) < max(1, self.bulls[seat])
 
     def _open_tops(self, seat: int) -> int:

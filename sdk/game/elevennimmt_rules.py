@@ -70,6 +70,8 @@ _K_TAKE = int(EventKind.TAKE)
 _K_END_TURN = int(EventKind.END_TURN)
 _K_NEW_PILE = int(EventKind.NEW_PILE)
 _K_PLACE = int(EventKind.PLACE)
+_TURNS = tuple((seat,) for seat in range(7))  # pending(): the seat to move
+_PLAY, _OVER = Phase.PLAY, Phase.OVER
 
 
 class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView]):
@@ -195,14 +197,14 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         return False
 
     def pending(self) -> tuple[int, ...]:
-        return () if self.phase is Phase.OVER else (self.turn,)
+        return () if self.phase is _OVER else _TURNS[self.turn]
 
     def decision_kind(self, seat: int) -> DecisionKind:
         require_pending(self.pending(), seat)
         return DecisionKind.PLAY_OR_TAKE if self.phase is Phase.PLAY else DecisionKind.STEAL_BULL
 
     def legal_options(self, seat: int) -> list[Option]:
-        if self.phase is not Phase.PLAY or seat != self.turn:
+        if self.phase is not _PLAY or seat != self.turn:
             require_pending(self.pending(), seat)
             return [STEAL_OPTIONS[t] for t in self.steal_targets]
         options = self._play_options(seat)
@@ -212,7 +214,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         return options
 
     def apply(self, seat: int, option: Option) -> None:
-        if self.phase is Phase.OVER or seat != self.turn:
+        if self.phase is _OVER or seat != self.turn:
             require_pending(self.pending(), seat)
         if not self._is_legal(seat, option):
             require_legal(seat, option, self.legal_options(seat))

@@ -25,6 +25,7 @@ KINDS: tuple[EventKind, ...] = (EventKind.ROUND_START, *EventKind)
 """KINDS[k]: the EventKind of value k (values are 1, 2, ...; index 0 is never used)."""
 assert all(kind.value == k for k, kind in enumerate(KINDS) if k)
 SIDES: tuple[Side, ...] = tuple(Side)
+_TAKE = int(EventKind.TAKE)
 
 _SHARED: dict[tuple[int, ...], Event] = {}
 _SHARED_LIMIT = 200_000  # small events repeat across games: share them, within a bound
@@ -78,12 +79,15 @@ class EventLog:
         """The last event, without converting the records before it."""
         return event_of(self._log[-1]) if self._log else None
 
-    def _last_of_kind(self, kind: EventKind) -> Event:
-        """The last event of `kind` (it must exist), converting only that record."""
+    def _last_take(self) -> tuple[int, int]:
+        """The card and row of the last TAKE event (it must exist), read from its record."""
         for record in reversed(self._log):
-            if (record[0] if isinstance(record, tuple) else record.kind) == kind:
-                return event_of(record)
-        raise LookupError(f"no {kind.name} event")
+            if isinstance(record, Event):
+                if record.kind == _TAKE:
+                    return record.card, record.row
+            elif record[0] == _TAKE:
+                return record[2], record[3]
+        raise LookupError("no TAKE event")
 
     @property
     def history(self) -> list[Event]:

@@ -101,6 +101,9 @@ def score(
 _K_END_TURN = int(EventKind.END_TURN)
 _K_PLACE = int(EventKind.PLACE)
 _K_SPECIAL = int(EventKind.SPECIAL)
+_K_COLLECT = int(EventKind.COLLECT)
+_SPECIAL_OF = (Special.X2, Special.X2, Special.PLUS5)  # by value (Special(v) is slow)
+_TURNS = tuple((seat,) for seat in range(6))  # pending(): the seat to move
 
 
 class HornochsenState(EventLog, GameState[HornochsenView]):
@@ -211,7 +214,7 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         return True
 
     def pending(self) -> tuple[int, ...]:
-        return () if self.over else (self.turn,)
+        return () if self.over else _TURNS[self.turn]
 
     def decision_kind(self, seat: int) -> DecisionKind:
         require_pending(self.pending(), seat)
@@ -276,7 +279,7 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         if option.kind == OptionKind.PLAY:
             self._play(seat, option.card)
         else:
-            self._special(seat, Special(option.card), option.row)
+            self._special(seat, _SPECIAL_OF[option.card], option.row)
         self.steps += 1
         if not any(self.hands):
             self._log.append((_K_END_TURN, seat, 0, -1, 0, 1))
@@ -393,16 +396,7 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
             self.piles[seat].extend(cards)
             self.pile_specials[seat].extend(specials)
             self.pile_specials[seat].sort()
-            self._log.append(
-                Event(
-                    EventKind.COLLECT,
-                    seat=seat,
-                    row=row,
-                    cards=tuple(cards),
-                    round=1,
-                    specials=tuple(specials),
-                )
-            )
+            self._log.append((_K_COLLECT, seat, 0, row, 0, 1, tuple(cards), -1, tuple(specials)))
 
     def _special(self, seat: int, kind: Special, row: int) -> None:
         self.specials[seat].remove(kind)

@@ -29,7 +29,7 @@ from sdk.game.core import (
     Side,
 )
 from sdk.game.eventlog import EventLog, Record
-from sdk.game.sixnimmt_view import card_locations_of, view_of
+from sdk.game.sixnimmt_view import card_locations_of, illegal_option, pending_text, view_of
 from sdk.game.views import SixNimmtView
 
 if TYPE_CHECKING:
@@ -181,7 +181,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
             )
         if phase is _DRAFT and seat == self.drafter:
             return DecisionKind.DRAFT_CARD
-        raise RulesError(f"seat {seat} has no decision pending (pending: {self._pending_text()})")
+        raise RulesError(f"seat {seat} has no decision pending (pending: {pending_text(self)})")
 
     def legal_options(self, seat: int) -> list[Option]:
         if self.phase is _PICK and 0 <= seat < self.players and not self.picks[seat]:
@@ -198,7 +198,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
                 self.decision_kind(seat)  # raises with the pending seats
             card = option.card
             if option.kind != _CARD or card not in self.hands[seat]:
-                raise self._illegal(seat, option)
+                raise illegal_option(self, seat, option)
             picks[seat] = card
             self.unpicked -= 1
             if not self.unpicked:
@@ -209,13 +209,13 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
             if seat != self.chooser:
                 self.decision_kind(seat)
             if option not in self.choices:
-                raise self._illegal(seat, option)
+                raise illegal_option(self, seat, option)
             self._choose(seat, option)
         elif phase is _DRAFT:
             if seat != self.drafter:
                 self.decision_kind(seat)
             if option.kind != _CARD or option.card not in self.pool:
-                raise self._illegal(seat, option)
+                raise illegal_option(self, seat, option)
             self._draft(seat, option.card)
         else:
             raise RulesError("the game is over; no decision is pending")
@@ -360,8 +360,8 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         while queue:
             card, seat = queue[0]
             places = nearest_places(self.rows, card)
-            if len(places) != 1:
-                self._ask(seat, places or ROW_OPTIONS)
+            if len(places) != 1:  # none, or two tied places: the seat chooses
+                self.phase, self.chooser, self.choices = _CHOOSE, seat, places or ROW_OPTIONS
                 return
             place = places[0]
             self._put(seat, card, place.row, place.side)
@@ -393,19 +393,11 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         else:
             self._resolve_ends(queue)
 
-    def _ask(self, seat: int, choices: tuple[Option, ...]) -> None:
-        self.phase = _CHOOSE
-        self.chooser = seat
-        self.choices = choices
-
     def _put(self, seat: int, card: int, r: int, side: Side) -> None:
         """Place `card` at a row end; as the row's 6th card it takes the row first."""
         fresh = len(self.rows[r]) >= ROW_CAPACITY
         if fresh:
             self._take(seat, r)
-        self._lay(seat, card, r, side, fresh)
-
-    def _lay(self, seat: int, card: int, r: int, side: Side, fresh: bool) -> None:
         row = self.rows[r]
         if side == Side.LEFT and not fresh:
             row.insert(0, card)
@@ -472,20 +464,6 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         self.unused = sorted(deck[dealt + ROWS :])
         self._lay_rows(deck[dealt : dealt + ROWS])
         self.phase = _PICK
-
-    # ------------------------------------------------------------------ messages
-
-    def _pending_text(self) -> str:
-        pending = self.pending()
-        return ", ".join(f"seat {s}" for s in pending) if pending else "none, the game is over"
-
-    def _illegal(self, seat: int, option: Option) -> RulesError:
-        kind = self.decision_kind(seat)
-        legal = ", ".join(o.describe() for o in self.legal_options(seat))
-        described = option.describe() if isinstance(option, Option) else repr(option)
-        return RulesError(
-            f"{described} is not a legal {kind.name} option for seat {seat}; legal: {legal}"
-        )
 
 
 def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> SixNimmtState:

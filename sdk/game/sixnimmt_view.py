@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sdk.game.core import RulesError, ViewHeader
+from sdk.game.core import Option, RulesError, ViewHeader
 from sdk.game.history import History
 from sdk.game.sixnimmt_setup import Phase
 from sdk.game.views import SixNimmtView
@@ -60,3 +60,19 @@ def card_locations_of(state: SixNimmtState) -> dict[str, list[int]]:
     places["draft"] = list(state.pool)
     places["unused"] = list(state.unused)
     return places
+
+
+def pending_text(state: SixNimmtState) -> str:
+    """The seats a decision is pending for, for messages."""
+    pending = state.pending()
+    return ", ".join(f"seat {s}" for s in pending) if pending else "none, the game is over"
+
+
+def illegal_option(state: SixNimmtState, seat: int, option: Option) -> RulesError:
+    """The error for an option that is not legal for a pending `seat`."""
+    kind = state.decision_kind(seat)
+    legal = ", ".join(o.describe() for o in state.legal_options(seat))
+    described = option.describe() if isinstance(option, Option) else repr(option)
+    return RulesError(
+        f"{described} is not a legal {kind.name} option for seat {seat}; legal: {legal}"
+    )

@@ -96,6 +96,11 @@ def round_score(hand: Sequence[int], x_pile: Sequence[int]) -> int:
 _K_PLACE = int(EventKind.PLACE)
 _K_REVEAL = int(EventKind.REVEAL)
 _K_X_ROW = int(EventKind.X_ROW)
+_K_X_PILE = int(EventKind.X_PILE)
+_K_TAKE = int(EventKind.TAKE)
+_SEATS = tuple(tuple(range(players)) for players in range(5))  # every seat of a table
+_CHOOSERS = tuple((seat,) for seat in range(4))  # one seat
+_PICK, _TAKE_ROW, _X_ROW_CARD = Phase.PICK, Phase.TAKE_ROW, Phase.X_ROW_CARD
 
 
 class XNimmtState(EventLog, GameState[XNimmtView]):
@@ -220,19 +225,21 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
 
     def pending(self) -> tuple[int, ...]:
         phase = self.phase
-        if phase is Phase.PICK:
+        if phase is _PICK:
             picks = self.picks
+            if not any(picks):
+                return _SEATS[self.players]
             return tuple([s for s in range(self.players) if not picks[s]])
-        if phase is Phase.TAKE_ROW or phase is Phase.X_ROW_CARD:
-            return (self.chooser,)
+        if phase is _TAKE_ROW or phase is _X_ROW_CARD:
+            return _CHOOSERS[self.chooser]
         return ()
 
     def _is_pending(self, seat: int) -> bool:
         """Whether `seat` must decide now (as ``seat in self.pending()``, only quicker)."""
         phase = self.phase
-        if phase is Phase.PICK:
+        if phase is _PICK:
             return 0 <= seat < self.players and not self.picks[seat]
-        return seat == self.chooser and (phase is Phase.TAKE_ROW or phase is Phase.X_ROW_CARD)
+        return seat == self.chooser and (phase is _TAKE_ROW or phase is _X_ROW_CARD)
 
     def decision_kind(self, seat: int) -> DecisionKind:
         require_pending(self.pending(), seat)
@@ -372,9 +379,9 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
         """The taker chose `card` of the taken cards for the X row (X_ROW_CARD)."""
         taken, self.taken = self.taken, []
         self.phase = Phase.RESOLVE
-        take = self._last_of_kind(EventKind.TAKE)
+        take_card, take_row = self._last_take()
         self._to_x_row(seat, card, [c for c in taken if c != card])
-        self._log.append((_K_PLACE, seat, take.card, take.row, 0, self.round))
+        self._log.append((_K_PLACE, seat, take_card, take_row, 0, self.round))
         self._resolve()
 
     def _reveal(self) -> None:
@@ -416,11 +423,7 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
         the taken cards are sorted), but its ``PLACE`` event follows the X-row card's
         ``X_ROW`` (rules order: take the row, sort the taken cards, start the row)."""
         taken, self.rows[row] = self.rows[row], [card]
-        self._log.append(
-            Event(
-                EventKind.TAKE, seat=seat, card=card, row=row, cards=tuple(taken), round=self.round
-            )
-        )
+        self._log.append((_K_TAKE, seat, card, row, 0, self.round, tuple(taken)))
         if len(taken) == 1:
             self._to_x_row(seat, taken[0], [])
             self._log.append((_K_PLACE, seat, card, row, 0, self.round))
@@ -431,15 +434,11 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
         x_row = self.x_rows[seat]
         if x_row and card < x_row[-1]:
             self.x_piles[seat].extend(x_row)
-            self._log.append(
-                Event(EventKind.X_PILE, seat=seat, cards=tuple(x_row), round=self.round)
-            )
+            self._log.append((_K_X_PILE, seat, 0, -1, 0, self.round, tuple(x_row)))
             self.x_rows[seat] = x_row = []
         x_row.append(card)
         if to_hand:
-            self._log.append(
-                Event(EventKind.X_ROW, seat=seat, card=card, cards=tuple(to_hand), round=self.round)
-            )
+            self._log.append((_K_X_ROW, seat, card, -1, 0, self.round, tuple(to_hand)))
             self.hands[seat] = sorted(self.hands[seat] + to_hand)
         else:
             self._log.append((_K_X_ROW, seat, card, -1, 0, self.round))

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from sdk.game.dealing import seeded_shuffle
+from sdk.game import dealing
+from sdk.game.dealing import seeded_shuffle, text_generator
 from sdk.game.sixnimmt import deal_order
 
 
@@ -37,3 +38,20 @@ def test_it_shuffles_any_items_in_place() -> None:
     random.Random("x").shuffle(expected)
     seeded_shuffle("x", items)
     assert items == expected
+
+
+def test_the_generator_is_random_randoms_for_the_same_text() -> None:
+    for text in ("", "6nimmt:0:1", "11nimmt:123456789:4", "é✓"):
+        assert text_generator(text).getrandbits(4096) == random.Random(text).getrandbits(4096)
+
+
+def test_words_drawn_later_continue_the_same_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dealing, "first_draw", lambda size: 1)
+    monkeypatch.setattr(dealing, "MORE_WORDS", 3)
+    for size in (2, 10, 104):
+        for seed in range(20):
+            expected = list(range(size))
+            random.Random(f"more:{seed}").shuffle(expected)
+            got = list(range(size))
+            seeded_shuffle(f"more:{seed}", got)
+            assert got == expected
