@@ -43,6 +43,7 @@ EXPECTED_REASON = {
     "hello_hang": "TIMEOUT",
     "start_hang": "TIMEOUT",
     "raises": "EXCEPTION",
+    "log_marker": "EXCEPTION",  # raises at its second decision of each match
     "hostile_exception": "fault(s), first",  # PROTOCOL or EXCEPTION: see the bot
     "crash_at_import": "SyntaxError",
     "version_mismatch": "version '9.9'",
