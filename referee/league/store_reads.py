@@ -22,7 +22,7 @@ class StoreReads:
     """The queries of a league store; `db` is its connection (rows as sqlite3.Row)."""
 
     db: sqlite3.Connection
-    _digests_table: bool | None = None  # whether the store has the digests table (cached)
+    _tables: dict[str, bool] | None = None  # optional tables found so far (see _has_table)
 
     def bots(self) -> list[RegisteredBot]:
         """Every registered bot version, in registration order."""
@@ -208,15 +208,23 @@ class StoreReads:
 
     def replay_text(self, match_id: str) -> bytes | None:
         """A finished match's replay as its compact JSON text (UTF-8, not parsed), or None."""
-        row = self.db.execute("SELECT data FROM replays WHERE match_id = ?", (match_id,)).fetchone()
-        return None if row is None else inflate(row[0], MAX_REPLAY_BYTES)
+        blob = self.replay_blob(match_id)
+        return None if blob is None else inflate(blob, MAX_REPLAY_BYTES)
+
+    def _has_table(self, name: str) -> bool:
+        """Whether the store has the optional table `name` (``logs``, ``digests``): a store
+        written before it existed and opened read-only has none. Asked once per store: a
+        store opened for writing creates every table when it opens."""
+        if self._tables is None:
+            self._tables = {}
+        found = self._tables.get(name)
+        if found is None:
+            query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+            found = self._tables[name] = self.db.execute(query, (name,)).fetchone() is not None
+        return found
 
     def _has_logs(self) -> bool:
-        """Whether the store has the ``logs`` table (stores made before it have none)."""
-        row = self.db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'logs'"
-        ).fetchone()
-        return row is not None
+        return self._has_table("logs")
 
     def log_tails(self, match_id: str, seat: int | None = None) -> list[StoredLog]:
         """The bot log tails kept for a match (one seat's with `seat`), by seat."""
@@ -274,15 +282,7 @@ class StoreReads:
     def digest_zlib(self, match_id: str) -> bytes | None:
         """A finished match's digest (referee/replay_digest.py) as stored: compact JSON,
         zlib-compressed; None when the match has none (recorded before digests were)."""
-        if not self._has_digests():
+        if not self._has_table("digests"):
             return None
         row = self.db.execute("SELECT data FROM digests WHERE match_id = ?", (match_id,)).fetchone()
         return None if row is None else bytes(row[0])
-
-    def _has_digests(self) -> bool:
-        # A store written before digests existed, opened read-only, has no such table.
-        has = self._digests_table
-        if has is None:
-            query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'digests'"
-            has = self._digests_table = self.db.execute(query).fetchone() is not None
-        return has
