@@ -60,26 +60,28 @@ def parse_claim(text: str) -> Claim:
     return Claim(text, name, parse_variant(text))
 
 
+def _parsed(text: str) -> Claim | str:
+    """The claim `text` parsed, or the line that says why it is invalid."""
+    try:
+        return parse_claim(text)
+    except RulesError as error:
+        return f"invalid claim {text!r}: {error}"
+
+
 def parse_claims(texts: Iterable[str]) -> list[Claim]:
     """Every claim of `texts`, parsed; RulesError naming the first invalid one."""
     claims: list[Claim] = []
     for text in texts:
-        try:
-            claims.append(parse_claim(text))
-        except RulesError as error:
-            raise RulesError(f"invalid claim {text!r}: {error}") from None
+        claim = _parsed(text)
+        if isinstance(claim, str):
+            raise RulesError(claim)
+        claims.append(claim)
     return claims
 
 
 def claim_problems(texts: Iterable[str]) -> list[str]:
     """One line per invalid claim of `texts` (empty: all are valid)."""
-    problems: list[str] = []
-    for text in texts:
-        try:
-            parse_claim(text)
-        except RulesError as error:
-            problems.append(f"invalid claim {text!r}: {error}")
-    return problems
+    return [found for found in map(_parsed, texts) if isinstance(found, str)]
 
 
 def claims_cover(texts: Sequence[str], variant: str | VariantSpec) -> bool:
@@ -89,8 +91,8 @@ def claims_cover(texts: Sequence[str], variant: str | VariantSpec) -> bool:
     if not texts:
         return True
     spec = parse_variant(variant) if isinstance(variant, str) else variant
-    valid = (parse_claim(t) for t in texts if not claim_problems([t]))
-    return any(claim.covers(spec) for claim in valid)
+    claims = map(_parsed, texts)
+    return any(isinstance(claim, Claim) and claim.covers(spec) for claim in claims)
 
 
 def claimed_formats(texts: Sequence[str]) -> list[str]:
