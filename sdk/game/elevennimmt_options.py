@@ -9,7 +9,15 @@ legality check of one option.
 from __future__ import annotations
 
 from sdk.game.core import Option, OptionKind
-from sdk.game.elevennimmt_table import BITS, PILE_BITS, PLAY_OPTIONS, REACH, WINDOW, Phase
+from sdk.game.elevennimmt_table import (
+    BITS,
+    PILE_BITS,
+    PLAY_OPTIONS,
+    REACH,
+    TOPS_OF,
+    WINDOW,
+    Phase,
+)
 
 
 class ElevenNimmtOptions:
@@ -24,7 +32,9 @@ class ElevenNimmtOptions:
     plays: list[tuple[int, int]]
     steal_targets: list[int]
     _tops_cache: tuple[list[int] | None, int]
-    _pile_of_top: tuple[list[int] | None, dict[int, int]]
+    _pile_at: list[int]
+    """_pile_at[top]: the pile of each of this turn's start tops (entries of other cards
+    are stale: kept up to date by the rules as piles are played on, taken and added)."""
 
     def _is_legal(self, seat: int, option: Option) -> bool:
         """A quick legality check of one option (the same rules as legal_options)."""
@@ -81,29 +91,18 @@ class ElevenNimmtOptions:
 
     def _play_options(self, seat: int) -> list[Option]:
         """The PLAY options of this turn in canonical order (card, then pile): each hand
-        card against the bit set of the start tops this turn may still play on."""
+        card's fitting start tops (REACH[card] & the open tops, listed by TOPS_OF) made
+        into keys card << PILE_BITS | pile through the start tops' piles (_pile_at), the
+        keys sorted (they sort as (card, pile) does)."""
         mask = self._open_tops(seat)
-        tops = self.start_tops
-        known = self._pile_of_top
-        if known[0] is not tops:  # a new turn: which pile each start top is on
-            known = self._pile_of_top = (tops, {top: pile for pile, top in enumerate(tops)})
-        pile_of = known[1]
-        options: list[Option] = []
-        append = options.append
-        for card in self.hands[seat]:
-            fits = REACH[card] & mask
-            if not fits:
-                continue
-            key = card << PILE_BITS
-            if fits & (fits - 1):  # several piles: in pile order
-                piles = []
-                while fits:
-                    low = fits & -fits
-                    piles.append(pile_of[low.bit_length() - 1])
-                    fits ^= low
-                piles.sort()
-                for pile in piles:
-                    append(PLAY_OPTIONS[key | pile])
-            else:
-                append(PLAY_OPTIONS[key | pile_of[fits.bit_length() - 1]])
-        return options
+        pile_at = self._pile_at
+        keys = [
+            card << PILE_BITS | pile_at[top]
+            for card in self.hands[seat]
+            for top in TOPS_OF[REACH[card] & mask]
+        ]
+        keys.sort()
+        return list(map(_PLAY_OPTION, keys))
+
+
+_PLAY_OPTION = PLAY_OPTIONS.__getitem__

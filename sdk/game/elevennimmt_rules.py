@@ -80,6 +80,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
     COPY_LISTS = (
         "totals",
         "_tops",
+        "_pile_at",
         "deck",
         "unused",
         "bulls",
@@ -113,7 +114,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         self._tops: list[int] = []  # every pile's top card now (see _set_piles)
         self._top_mask = 0  # the same as a bit set
         self._tops_cache: tuple[list[int] | None, int] = (None, 0)  # see _open_tops
-        self._pile_of_top: tuple[list[int] | None, dict[int, int]] = (None, {})  # the same
+        self._pile_at = [0] * len(BITS)  # see ElevenNimmtOptions._pile_at
 
     # ----- construction -------------------------------------------------------------
 
@@ -328,8 +329,10 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         self.piles = piles
         self._tops = [pile[-1] for pile in piles]
         self._top_mask = 0
-        for top in self._tops:
+        pile_at = self._pile_at
+        for pile, top in enumerate(self._tops):
             self._top_mask |= BITS[top]
+            pile_at[top] = pile
 
     def _begin_turn(self, seat: int) -> None:
         self.turn, self.phase = seat, Phase.PLAY
@@ -351,6 +354,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         if old != new:
             self._tops[pile] = new
             self._top_mask ^= BITS[old] | BITS[new]
+            self._pile_at[new] = pile
         plays.append((card, pile))
         self._log.append((_K_PLACE, seat, card, pile, 0, self.round))
         if not self.bulls[seat] or not hand or not self._has_play(seat):
@@ -358,7 +362,11 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
 
     def _take(self, seat: int, pile: int) -> None:
         cards = self.piles.pop(pile)
-        self._top_mask ^= BITS[self._tops.pop(pile)]
+        tops = self._tops
+        self._top_mask ^= BITS[tops.pop(pile)]
+        pile_at = self._pile_at
+        for top in tops[pile:]:  # the piles after it move down one
+            pile_at[top] -= 1
         self.hands[seat] = sorted(self.hands[seat] + cards)
         self._log.append((_K_TAKE, seat, 0, pile, 0, self.round, tuple(cards)))
         if len(cards) >= BULL_PILE:
@@ -388,6 +396,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         for _ in range(min(2, len(deck))):
             card = deck.pop()
             piles.append([card])
+            self._pile_at[card] = len(self._tops)
             self._tops.append(card)
             self._top_mask |= BITS[card]
             history.append((_K_NEW_PILE, -1, card, len(piles) - 1, 0, self.round))

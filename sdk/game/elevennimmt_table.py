@@ -62,6 +62,25 @@ WINDOW_MASKS = [sum(1 << card for card in DECK if playable(card, top)) for top i
 BITS = tuple(1 << card for card in range(101))
 
 
+class TopsOf(dict[int, tuple[int, ...]]):
+    """TOPS_OF[tops]: the cards of the bit set `tops` (bit t: top t), ascending. Made on
+    first use and then kept: the keys used are sets within one card's window (REACH[card]
+    & open tops), at most 100 * 2**WINDOW of them."""
+
+    def __missing__(self, tops: int) -> tuple[int, ...]:
+        found: list[int] = []
+        rest = tops
+        while rest:
+            low = rest & -rest
+            found.append(low.bit_length() - 1)
+            rest ^= low
+        self[tops] = result = tuple(found)
+        return result
+
+
+TOPS_OF = TopsOf({0: ()})
+
+
 def piles_of(fits: int, tops: list[int]) -> list[int]:
     """The piles (ascending) whose tops (listed in `tops`, distinct) are in the bit set
     `fits`."""
