@@ -19,6 +19,11 @@ from sdk.game.elevennimmt_table import (
     Phase,
 )
 
+# Enum members as module constants: a class attribute lookup on an enum costs several times
+# a global's, and these are read at every decision.
+_PLAY_KIND, _ROW_KIND, _STEAL_KIND = OptionKind.PLAY, OptionKind.ROW, OptionKind.STEAL
+_END_TURN_KIND, _STEAL = OptionKind.END_TURN, Phase.STEAL
+
 
 class ElevenNimmtOptions:
     """The option rules of :class:`sdk.game.elevennimmt_rules.ElevenNimmtState` (its state,
@@ -39,18 +44,18 @@ class ElevenNimmtOptions:
     def _is_legal(self, seat: int, option: Option) -> bool:
         """A quick legality check of one option (the same rules as legal_options)."""
         kind = option.kind
-        if self.phase is Phase.STEAL:
-            return kind == OptionKind.STEAL and option.target in self.steal_targets
-        if kind == OptionKind.PLAY:
+        if self.phase is _STEAL:
+            return kind == _STEAL_KIND and option.target in self.steal_targets
+        if kind == _PLAY_KIND:
             pile = option.row
             if not 0 <= pile < len(self.start_tops) or option.card not in self.hands[seat]:
                 return False
             return 1 <= (option.card - self.start_tops[pile]) % 100 <= WINDOW and (
                 self._may_use(seat, pile)
             )
-        if kind == OptionKind.ROW:
+        if kind == _ROW_KIND:
             return not self.plays and 0 <= option.row < len(self.piles)
-        return kind == OptionKind.END_TURN and bool(self.plays)
+        return kind == _END_TURN_KIND and bool(self.plays)
 
     def _may_use(self, seat: int, pile: int) -> bool:
         """Whether this turn may still play on `pile` (b bull cards: b piles, at least 1)."""
@@ -89,11 +94,11 @@ class ElevenNimmtOptions:
                 return True
         return False
 
-    def _play_options(self, seat: int) -> list[Option]:
-        """The PLAY options of this turn in canonical order (card, then pile): each hand
-        card's fitting start tops (REACH[card] & the open tops, listed by TOPS_OF) made
-        into keys card << PILE_BITS | pile through the start tops' piles (_pile_at), the
-        keys sorted (they sort as (card, pile) does)."""
+    def _play_options(self, seat: int, options: list[Option]) -> list[Option]:
+        """`options` extended by the PLAY options of this turn in canonical order (card,
+        then pile): each hand card's fitting start tops (REACH[card] & the open tops,
+        listed by TOPS_OF) made into keys card << PILE_BITS | pile through the start tops'
+        piles (_pile_at), the keys sorted (they sort as (card, pile) does)."""
         mask = self._open_tops(seat)
         pile_at = self._pile_at
         keys = [
@@ -102,7 +107,8 @@ class ElevenNimmtOptions:
             for top in TOPS_OF[REACH[card] & mask]
         ]
         keys.sort()
-        return list(map(_PLAY_OPTION, keys))
+        options += map(_PLAY_OPTION, keys)
+        return options
 
 
 _PLAY_OPTION = PLAY_OPTIONS.__getitem__
