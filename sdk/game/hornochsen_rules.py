@@ -18,6 +18,7 @@ family (presets, constructors) in :mod:`sdk.game.hornochsen`, which re-exports e
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 
 from sdk.game.cards import HORNOCHSEN_POINTS
@@ -104,6 +105,13 @@ _K_SPECIAL = int(EventKind.SPECIAL)
 _K_COLLECT = int(EventKind.COLLECT)
 _SPECIAL_OF = (Special.X2, Special.X2, Special.PLUS5)  # by value (Special(v) is slow)
 _TURNS = tuple((seat,) for seat in range(6))  # pending(): the seat to move
+# Enum members as module constants: a class attribute lookup on an enum costs several times
+# a global's, and these are read at every step.
+_PLAY_KIND, _SPECIAL_KIND, _END_TURN_KIND = OptionKind.PLAY, OptionKind.SPECIAL, OptionKind.END_TURN
+_RIGHT = Side.RIGHT
+_PLAY_OPTION = PLAY_OPTIONS.__getitem__
+_X2, _PLUS5 = Special.X2, Special.PLUS5
+_ByKind = tuple[tuple[Option, ...], ...]
 
 
 class HornochsenState(EventLog, GameState[HornochsenView]):
@@ -127,6 +135,9 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         self.over = False
         self._log: list[Record] = []
         self._events: list[Event] = []
+        # Kept with the list they were made from (a clone or a position has other lists):
+        self._row_ends: tuple[list[list[int]] | None, list[int], list[int]] = (None, [], [])
+        self._free: tuple[list[list[int]] | None, _ByKind] = (None, ())  # see _free_rows
 
     # ----- construction -------------------------------------------------------------
 
@@ -235,27 +246,58 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         hand = self.hands[seat] if self.rows else []
         kinds = self.specials[seat]
         if not kinds:
-            options = [PLAY_OPTIONS[card] for card in hand]
+            options = list(map(_PLAY_OPTION, hand))
         else:
-            options = []
-            played = 0
-            for kind in sorted(set(kinds)):
-                while played < len(hand) and hand[played] <= kind:
-                    options.append(PLAY_OPTIONS[hand[played]])
-                    played += 1
-                on_row = SPECIAL_OPTIONS[kind]
-                options.extend(
-                    on_row[row] for row, held in enumerate(self.row_specials) if kind not in held
-                )
-            options.extend(PLAY_OPTIONS[card] for card in hand[played:])
+            free = self._free_rows()
+            last = kinds[-1]
+            if (not hand or hand[0] > last) and (len(kinds) == 1 or kinds[0] < last):
+                # The usual case: distinct kinds, sorted, and no card as low as a kind.
+                options = list(free[3] if len(kinds) == 2 else free[last])
+                options += map(_PLAY_OPTION, hand)
+            else:
+                options = []
+                played = 0
+                for kind in sorted(set(kinds)):
+                    while played < len(hand) and hand[played] <= kind:
+                        options.append(PLAY_OPTIONS[hand[played]])
+                        played += 1
+                    options += free[kind]
+                options += map(_PLAY_OPTION, hand[played:])
         if steps:
             options.append(END_TURN)
         return options
 
+    def _free_rows(self) -> _ByKind:
+        """The SPECIAL options on the rows free of each kind: [kind] for x2 (1) and +5 (2),
+        [3] for both, kept with the row_specials list they were made from and made again
+        after a special is played or a row collected."""
+        kept = self._free
+        row_specials = self.row_specials
+        if kept[0] is row_specials:
+            return kept[1]
+        x2, plus5 = SPECIAL_OPTIONS[_X2], SPECIAL_OPTIONS[_PLUS5]
+        on_x2 = tuple([x2[row] for row, held in enumerate(row_specials) if _X2 not in held])
+        on_plus5 = tuple(
+            [plus5[row] for row, held in enumerate(row_specials) if _PLUS5 not in held]
+        )
+        free = ((), on_x2, on_plus5, on_x2 + on_plus5)
+        self._free = (row_specials, free)
+        return free
+
     def apply(self, seat: int, option: Option) -> None:
         if self.over or seat != self.turn:
             require_pending(self.pending(), seat)
-        if not self._is_legal(seat, option):
+        if option.kind == _PLAY_KIND:  # _is_legal's check of a PLAY, written out
+            if not (
+                self.steps < MAX_STEPS
+                and option.row == -1
+                and option.side == _RIGHT
+                and option.target == -1
+                and self.rows
+                and option.card in self.hands[seat]
+            ):
+                require_legal(seat, option, self.legal_options(seat))
+        elif not self._is_legal(seat, option):
             require_legal(seat, option, self.legal_options(seat))
         self._step(seat, option)
 
@@ -273,10 +315,11 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
 
     def _step(self, seat: int, option: Option) -> None:
         """Apply a legal option of the seat to move."""
-        if option.kind == OptionKind.END_TURN:
+        kind = option.kind
+        if kind == _END_TURN_KIND:
             self._end_turn(seat)
             return
-        if option.kind == OptionKind.PLAY:
+        if kind == _PLAY_KIND:
             self._play(seat, option.card)
         else:
             self._special(seat, _SPECIAL_OF[option.card], option.row)
@@ -368,18 +411,19 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
 
     def _is_legal(self, seat: int, option: Option) -> bool:
         """A quick legality check of one option (the same rules as legal_options)."""
-        if option.kind == OptionKind.END_TURN:
+        kind = option.kind
+        if kind == _END_TURN_KIND:
             return option == END_TURN and self.steps > 0
         if self.steps >= MAX_STEPS:
             return False
-        plain = option.side == Side.RIGHT and option.target == -1  # fields the kinds leave
-        if option.kind == OptionKind.PLAY:
+        plain = option.side == _RIGHT and option.target == -1  # fields the kinds leave
+        if kind == _PLAY_KIND:
             return (
                 plain and option.row == -1 and bool(self.rows) and option.card in self.hands[seat]
             )
         return (
             plain
-            and option.kind == OptionKind.SPECIAL
+            and kind == _SPECIAL_KIND
             and option.card in self.specials[seat]
             and 0 <= option.row < len(self.rows)
             and option.card not in self.row_specials[option.row]
@@ -387,11 +431,33 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
 
     def _play(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
-        row = row_for(card, [r[-1] for r in self.rows])
-        self.rows[row].append(card)
+        rows = self.rows
+        kept = self._row_ends
+        if kept[0] is rows:
+            ends, ordered = kept[1], kept[2]
+        else:
+            ends = [row[-1] for row in rows]
+            ordered = sorted(ends)
+            self._row_ends = (rows, ends, ordered)
+        # row_for(card, ends), quicker: the highest end below the card, else the highest
+        # end, found in the ends in ascending order; the card takes its place there.
+        below = bisect_left(ordered, card)
+        if below:
+            end = ordered[below - 1]
+            ordered[below - 1] = card
+        else:
+            end = ordered.pop()
+            ordered.insert(0, card)
+        row = ends.index(end)  # the ends are distinct
+        cards = rows[row]
+        cards.append(card)
+        ends[row] = card
         self._log.append((_K_PLACE, seat, card, row, 0, 1))
-        if len(self.rows[row]) >= ROW_FULL:
-            cards = self.rows.pop(row)
+        if len(cards) >= ROW_FULL:
+            rows.pop(row)
+            ends.pop(row)
+            ordered.remove(card)
+            self._free = (None, ())
             specials = self.row_specials.pop(row)
             self.piles[seat].extend(cards)
             self.pile_specials[seat].extend(specials)
@@ -402,6 +468,7 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         self.specials[seat].remove(kind)
         self.row_specials[row].append(kind)
         self.row_specials[row].sort()
+        self._free = (None, ())
         self._log.append((_K_SPECIAL, seat, kind, row, 0, 1))
 
     def _can_play(self, seat: int) -> bool:
