@@ -109,7 +109,6 @@ _TURNS = tuple((seat,) for seat in range(6))  # pending(): the seat to move
 # a global's, and these are read at every step.
 _PLAY_KIND, _SPECIAL_KIND, _END_TURN_KIND = OptionKind.PLAY, OptionKind.SPECIAL, OptionKind.END_TURN
 _RIGHT = Side.RIGHT
-_PLAY_OPTION = PLAY_OPTIONS.__getitem__
 _X2, _PLUS5 = Special.X2, Special.PLUS5
 _ByKind = tuple[tuple[Option, ...], ...]
 
@@ -246,14 +245,14 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         hand = self.hands[seat] if self.rows else []
         kinds = self.specials[seat]
         if not kinds:
-            options = list(map(_PLAY_OPTION, hand))
+            options = [PLAY_OPTIONS[card] for card in hand]
         else:
             free = self._free_rows()
             last = kinds[-1]
             if (not hand or hand[0] > last) and (len(kinds) == 1 or kinds[0] < last):
                 # The usual case: distinct kinds, sorted, and no card as low as a kind.
                 options = list(free[3] if len(kinds) == 2 else free[last])
-                options += map(_PLAY_OPTION, hand)
+                options += [PLAY_OPTIONS[card] for card in hand]
             else:
                 options = []
                 played = 0
@@ -262,7 +261,7 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
                         options.append(PLAY_OPTIONS[hand[played]])
                         played += 1
                     options += free[kind]
-                options += map(_PLAY_OPTION, hand[played:])
+                options += [PLAY_OPTIONS[card] for card in hand[played:]]
         if steps:
             options.append(END_TURN)
         return options
