@@ -101,6 +101,10 @@ _K_TAKE = int(EventKind.TAKE)
 _SEATS = tuple(tuple(range(players)) for players in range(5))  # every seat of a table
 _CHOOSERS = tuple((seat,) for seat in range(4))  # one seat
 _PICK, _TAKE_ROW, _X_ROW_CARD = Phase.PICK, Phase.TAKE_ROW, Phase.X_ROW_CARD
+# Enum members as module constants: a class attribute lookup on an enum costs several times
+# a global's, and these are read at every decision.
+_RESOLVE, _OVER = Phase.RESOLVE, Phase.OVER
+_CARD_KIND, _ROW_KIND = OptionKind.CARD, OptionKind.ROW
 
 
 class XNimmtState(EventLog, GameState[XNimmtView]):
@@ -122,7 +126,7 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
         self.unused: list[int] = []
         self.picks = [0] * players  # this turn's face-down cards; 0: not chosen yet
         self.queue: list[tuple[int, int]] = []  # revealed (card, seat) still to resolve
-        self.phase = Phase.PICK
+        self.phase = _PICK
         self.chooser = -1  # the seat of a TAKE_ROW or X_ROW_CARD decision
         self.pending_card = 0  # the card waiting for TAKE_ROW
         self.taken: list[int] = []  # cards waiting for X_ROW_CARD
@@ -212,7 +216,7 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
         self.x_rows = [[] for _ in range(self.players)]
         self.x_piles = [[] for _ in range(self.players)]
         self.picks = [0] * self.players
-        self.phase = Phase.PICK
+        self.phase = _PICK
         self._log.append(
             Event(EventKind.ROUND_START, cards=tuple(r[0] for r in self.rows), round=self.round)
         )
@@ -243,46 +247,52 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
 
     def decision_kind(self, seat: int) -> DecisionKind:
         require_pending(self.pending(), seat)
-        if self.phase is Phase.PICK:
+        if self.phase is _PICK:
             return DecisionKind.PICK_CARD
-        if self.phase is Phase.TAKE_ROW:
+        if self.phase is _TAKE_ROW:
             return DecisionKind.TAKE_ROW
         return DecisionKind.X_ROW_CARD
 
     def legal_options(self, seat: int) -> list[Option]:
+        phase = self.phase
+        if phase is _PICK and 0 <= seat < self.players and not self.picks[seat]:
+            return [CARD_OPTIONS[card] for card in self.hands[seat]]  # the usual case
         if not self._is_pending(seat):
             require_pending(self.pending(), seat)
-        if self.phase is Phase.PICK:
+        if phase is _PICK:
             return [CARD_OPTIONS[card] for card in self.hands[seat]]
-        if self.phase is Phase.TAKE_ROW:
+        if self.phase is _TAKE_ROW:
             return list(ROW_OPTIONS)
         return [CARD_OPTIONS[card] for card in sorted(self.taken)]
 
     def apply(self, seat: int, option: Option) -> None:
-        if not self._is_pending(seat):
-            require_pending(self.pending(), seat)
         phase = self.phase
-        if phase is Phase.PICK:
-            if option.kind != OptionKind.CARD or option.card not in self.hands[seat]:
+        if phase is _PICK:
+            if not (0 <= seat < self.players and not self.picks[seat]):  # _is_pending's
+                require_pending(self.pending(), seat)
+            if option.kind != _CARD_KIND or option.card not in self.hands[seat]:
                 require_legal(seat, option, self.legal_options(seat))
             self.picks[seat] = option.card
             if all(self.picks):
                 self._reveal()
-        elif phase is Phase.TAKE_ROW:
-            if option.kind != OptionKind.ROW or not 0 <= option.row < len(self.rows):
+            return
+        if not self._is_pending(seat):
+            require_pending(self.pending(), seat)
+        if phase is _TAKE_ROW:
+            if option.kind != _ROW_KIND or not 0 <= option.row < len(self.rows):
                 require_legal(seat, option, self.legal_options(seat))
             self._take_chosen_row(seat, option.row)
         else:
-            if option.kind != OptionKind.CARD or option.card not in self.taken:
+            if option.kind != _CARD_KIND or option.card not in self.taken:
                 require_legal(seat, option, self.legal_options(seat))
             self._x_row_chosen(seat, option.card)
 
     def is_terminal(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def position(self) -> Position:
         """The table at the start of a turn, before any card is picked."""
-        if self.phase is not Phase.PICK or any(self.picks):
+        if self.phase is not _PICK or any(self.picks):
             raise RulesError("a position is taken at the start of a turn, before any pick")
         return Position(
             variant=self.variant,
@@ -304,16 +314,16 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
         rows = len(ROW_OPTIONS)
         while True:
             phase = self.phase
-            if phase is Phase.PICK:
+            if phase is _PICK:
                 picks, hands = self.picks, self.hands
                 for seat in range(self.players):  # pending seats, in order
                     if not picks[seat]:
                         hand = hands[seat]
                         picks[seat] = hand[randrange(len(hand))]
                 self._reveal()
-            elif phase is Phase.TAKE_ROW:
+            elif phase is _TAKE_ROW:
                 self._take_chosen_row(self.chooser, randrange(rows))
-            elif phase is Phase.X_ROW_CARD:
+            elif phase is _X_ROW_CARD:
                 taken = sorted(self.taken)
                 self._x_row_chosen(self.chooser, taken[randrange(len(taken))])
             else:
@@ -356,7 +366,7 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
             x_pile_sizes=tuple(len(p) for p in self.x_piles),
             own_x_pile=tuple(self.x_piles[seat]) if seat >= 0 else (),
             picked=tuple(bool(p) for p in self.picks)
-            if self.phase is Phase.PICK
+            if self.phase is _PICK
             else (False,) * self.players,
             revealed=tuple((s, c) for c, s in self.queue),
             pending_card=self.pending_card,
@@ -370,15 +380,15 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
     def _take_chosen_row(self, seat: int, row: int) -> None:
         """The lowest card's player chose `row` to take (TAKE_ROW)."""
         card, self.pending_card = self.pending_card, 0
-        self.phase = Phase.RESOLVE
+        self.phase = _RESOLVE
         self._take(seat, row, card)
-        if self.phase is Phase.RESOLVE:
+        if self.phase is _RESOLVE:
             self._resolve()
 
     def _x_row_chosen(self, seat: int, card: int) -> None:
         """The taker chose `card` of the taken cards for the X row (X_ROW_CARD)."""
         taken, self.taken = self.taken, []
-        self.phase = Phase.RESOLVE
+        self.phase = _RESOLVE
         take_card, take_row = self._last_take()
         self._to_x_row(seat, card, [c for c in taken if c != card])
         self._log.append((_K_PLACE, seat, take_card, take_row, 0, self.round))
@@ -392,29 +402,32 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
             history.append((_K_REVEAL, seat, card, -1, 0, rnd))
         self.queue = sorted(zip(picks, range(self.players), strict=True))
         self.picks = [0] * self.players
-        self.phase = Phase.RESOLVE
+        self.phase = _RESOLVE
         self._resolve()
 
     def _resolve(self) -> None:
         """Place the revealed cards in ascending order until a decision or the turn's end."""
-        queue, rows = self.queue, self.rows
+        queue, rows, log = self.queue, self.rows, self._log
         while queue:
             card, seat = queue.pop(0)
-            row = row_for(card, rows)
+            row, end = -1, 0  # row_for(card, rows), written out
+            for index, cards in enumerate(rows):
+                if end < cards[-1] < card:
+                    row, end = index, cards[-1]
             if row < 0:
-                self.phase, self.chooser, self.pending_card = Phase.TAKE_ROW, seat, card
+                self.phase, self.chooser, self.pending_card = _TAKE_ROW, seat, card
                 return
             if len(rows[row]) + 1 == CAPACITIES[row]:
                 self._take(seat, row, card)
-                if self.phase is Phase.X_ROW_CARD:
+                if self.phase is _X_ROW_CARD:
                     return
             else:
                 rows[row].append(card)
-                self._log.append((_K_PLACE, seat, card, row, 0, self.round))
+                log.append((_K_PLACE, seat, card, row, 0, self.round))
         if not all(self.hands):
             self._end_round()
         else:
-            self.phase = Phase.PICK
+            self.phase = _PICK
 
     def _take(self, seat: int, row: int, card: int) -> None:
         """`seat`'s card takes `row`; one taken card must then go to the X row.
@@ -428,7 +441,7 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
             self._to_x_row(seat, taken[0], [])
             self._log.append((_K_PLACE, seat, card, row, 0, self.round))
         else:
-            self.phase, self.chooser, self.taken = Phase.X_ROW_CARD, seat, taken
+            self.phase, self.chooser, self.taken = _X_ROW_CARD, seat, taken
 
     def _to_x_row(self, seat: int, card: int, to_hand: list[int]) -> None:
         x_row = self.x_rows[seat]
@@ -448,7 +461,7 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
         self._log.append(Event(EventKind.ROUND_END, cards=tuple(points), round=self.round))
         if self.round >= ROUNDS:
-            self.phase = Phase.OVER
+            self.phase = _OVER
             return
         self.record_round_end()
         self.round += 1
