@@ -69,8 +69,9 @@ def stop_time(
     safety_s: float = DEFAULT_MARGIN_S,
     no_limit_s: float = NO_LIMIT_BUDGET_S,
 ) -> float:
-    """The monotonic time by which to stop thinking: `share` of the decision's deadline,
-    and at least `safety_s` before it. Never draws on the time bank."""
+    """The time (on ``clock.timer``) by which to stop thinking: `share` of the decision's
+    deadline, and at least `safety_s` before it. Never draws on the time bank. Pass
+    ``clock=clock.timer`` to the evaluate functions with it."""
     if clock.deadline_ms <= 0:
         return clock.received + no_limit_s
     limit = clock.deadline_ms / 1000.0
@@ -114,8 +115,10 @@ def evaluate(
     sample: Callable[[View, random.Random], GameState] = from_view,
     round_only: bool = False,
     horizon: Callable[[GameState, int], bool] | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Evaluation:
-    """Sample deals and play each option out until `stop_at` (a time.monotonic time).
+    """Sample deals and play each option out until `stop_at` (a time on `clock`:
+    time.monotonic, or the decision's ``DecisionClock.timer``).
 
     A playout is only started when the slowest one so far still fits before `stop_at`,
     so the call returns before it unless a single playout takes longer than all seen
@@ -138,7 +141,6 @@ def evaluate(
     choose = policy or random_policy
     done: Callable[[GameState], bool] | None = None
     slowest = 0.0
-    clock = time.monotonic
     with paused_gc():
         while max_deals is None or deals < max_deals:
             start = clock()
@@ -158,7 +160,7 @@ def evaluate(
                     done = partial(_at_horizon, horizon, seat)
                 elif round_only:
                     done = partial(_round_changed, getattr(state, "round", None))
-                scores = play_out(state, rng, choose, done, stop_at)
+                scores = play_out(state, rng, choose, done, stop_at, clock)
                 if scores is None:  # out of time: this playout is dropped, and we stop
                     break
                 value = utility(scores, seat, state.higher_is_better)
@@ -202,13 +204,13 @@ def play_out(
     choose: Policy,
     done: Callable[[GameState], bool] | None = None,
     stop_at: float = math.inf,
+    clock: Callable[[], float] = time.monotonic,
 ) -> list[int] | None:
     """Play `state` on with `choose` for every seat until the game ends or `done(state)`
-    holds, and return the scores then; None if `stop_at` (a time.monotonic time) came
+    holds, and return the scores then; None if `stop_at` (a time on `clock`) came
     first (the clock is read before every step, so a long playout never runs past it by
     more than one step). Options are applied without re-checking them
     (``GameState.apply_trusted``): they come from ``legal_options``."""
-    clock = time.monotonic
     pending = state.pending
     legal_options = state.legal_options
     apply = state.apply_trusted
@@ -290,15 +292,16 @@ def evaluate_batched(
     max_rounds: int | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> Evaluation:
-    """Evaluate options by batches of playouts until `stop_at` (a time.monotonic time).
+    """Evaluate options by batches of playouts until `stop_at` (a time on `clock`).
 
     Each round plays one batch of `batch` games per option, all with the same batch seed
     (common random numbers: the options are compared on the same sampled deals); the
     first round plays batches of a quarter of that, to measure. A batch is only started
     when it fits before `stop_at` at the slowest time per game seen so far;
     `max_rounds` caps the rounds (for reproducible tests). ``deals`` counts the rounds.
-    `clock` is what `stop_at` is read against: time.monotonic, or a simulated clock in
-    tests, which makes the stopping rule exact and independent of the machine's load.
+    `clock` is what `stop_at` is read against: time.monotonic, the decision's
+    ``DecisionClock.timer``, or a simulated clock in tests, which makes the stopping rule
+    exact and independent of the machine's load.
     """
     opts = tuple(options)
     count = [0] * len(opts)
@@ -328,8 +331,8 @@ def evaluate_batched(
 
 JointSimulation = Callable[[int, int, float], Sequence[Sequence[float]] | None]
 """(deals, batch seed, stop_at) -> utility[option][deal]: every option played out on each
-of `deals` sampled deals, all in one call; None when `stop_at` (a time.monotonic time)
-came before the batch was done."""
+of `deals` sampled deals, all in one call; None when `stop_at` (a time on the clock
+evaluate_jointly reads) came before the batch was done."""
 
 
 def evaluate_jointly(
@@ -342,7 +345,7 @@ def evaluate_jointly(
     max_rounds: int | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> Evaluation:
-    """Evaluate options by joint batches until `stop_at` (a time.monotonic time).
+    """Evaluate options by joint batches until `stop_at` (a time on `clock`).
 
     Each round samples deals and plays every option out on each of them in one call.
     A vectorised batch costs a fixed part (its loop) plus a part per deal, so the first

@@ -103,13 +103,17 @@ class MonteCarloBot(Bot):
         if isinstance(view, HornochsenView):
             # The rule-based bot's favourite first: it wins ties.
             options = [option for option, _ in ranked(view, options)]
-            playouts = joint_simulation(view, options, HORNOCHSEN_GOAL)
-            return evaluate_jointly(options, playouts, stop, self.rng, batch=HORNOCHSEN_DEALS).best
+            playouts = joint_simulation(view, options, HORNOCHSEN_GOAL, clock.timer)
+            return evaluate_jointly(
+                options, playouts, stop, self.rng, batch=HORNOCHSEN_DEALS, clock=clock.timer
+            ).best
         if isinstance(view, SixNimmtView):
             goal = "own" if self.utility is own_score else "margin"
             goal = self.sixnimmt_goals.get(self.variant, goal)
             simulate = simulation(view, options, self.rng, goal, self.playout_policy)
-            return evaluate_batched(options, simulate, stop, self.rng, batch=BATCH_GAMES).best
+            return evaluate_batched(
+                options, simulate, stop, self.rng, batch=BATCH_GAMES, clock=clock.timer
+            ).best
         evaluation = evaluate(
             view,
             options,
@@ -118,5 +122,6 @@ class MonteCarloBot(Bot):
             policy=POLICIES.get(self.family),
             utility=self.utility,
             round_only=True,
+            clock=clock.timer,
         )
         return evaluation.best
