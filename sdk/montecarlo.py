@@ -85,7 +85,10 @@ class Evaluation:
     `gains` and `gain_stderrs` (from :func:`evaluate` only) compare each option with the
     first on the deals both were played on: the mean of (its utility - the first's) and
     that mean's standard error (0 with fewer than 2 such deals). Paired on the same deals,
-    they are much tighter than the difference of the means."""
+    they are much tighter than the difference of the means.
+
+    `dropped` (from :func:`evaluate_batched` with ``race``) marks the options the search
+    stopped sampling because they trailed the leader clearly; ``best`` never picks one."""
 
     options: tuple[Option, ...]
     samples: tuple[int, ...]
@@ -93,11 +96,14 @@ class Evaluation:
     deals: int  # sampled deals (determinizations)
     gains: tuple[float, ...] = ()
     gain_stderrs: tuple[float, ...] = ()
+    dropped: tuple[bool, ...] = ()
 
     @property
     def best(self) -> Option:
-        """The option with the best mean among the sampled ones (the first if none was)."""
-        scored = [i for i, n in enumerate(self.samples) if n > 0]
+        """The option with the best mean among the sampled ones not dropped (the first if
+        none was sampled)."""
+        dropped = self.dropped or (False,) * len(self.options)
+        scored = [i for i, n in enumerate(self.samples) if n > 0 and not dropped[i]]
         if not scored:
             return self.options[0]
         return self.options[max(scored, key=lambda i: self.means[i])]
@@ -291,6 +297,7 @@ def evaluate_batched(
     batch: int = 256,
     max_rounds: int | None = None,
     clock: Callable[[], float] = time.monotonic,
+    race: float = 0.0,
 ) -> Evaluation:
     """Evaluate options by batches of playouts until `stop_at` (a time on `clock`).
 
@@ -302,31 +309,70 @@ def evaluate_batched(
     `clock` is what `stop_at` is read against: time.monotonic, the decision's
     ``DecisionClock.timer``, or a simulated clock in tests, which makes the stopping rule
     exact and independent of the machine's load.
+
+    With `race` > 0 the options race: after each whole round from the `RACE_ROUNDS`-th
+    on, an option is dropped (no more batches) when its mean per game trails the
+    leader's by more than `race` standard errors of the two options' paired per-round
+    differences (same seeds, so the deal's luck cancels out). The time saved goes to the
+    options left: the close ones get the playouts. ``Evaluation.dropped`` marks them.
     """
     opts = tuple(options)
     count = [0] * len(opts)
     total = [0.0] * len(opts)
+    per_round: list[list[float]] = [[] for _ in opts]  # each whole round's mean per game
+    active = list(range(len(opts)))
     rounds = 0
     per_game = 0.0  # the slowest batch so far, in seconds per game
     with paused_gc():
-        while len(opts) > 1 and (max_rounds is None or rounds < max_rounds):
+        while len(active) > 1 and (max_rounds is None or rounds < max_rounds):
             seed = rng.getrandbits(63)
             # The first round measures with small batches: a whole batch may not fit at all.
             size = batch if rounds else max(1, batch // 4)
             rounds += 1
-            for index in range(len(opts)):
+            for index in active:
                 begin = clock()
                 if begin + per_game * size >= stop_at:
                     break
                 utility, games = simulate(index, size, seed)
                 total[index] += utility
                 count[index] += games
+                per_round[index].append(utility / max(1, games))
                 per_game = max(per_game, (clock() - begin) / max(1, games))
             else:
+                if race > 0 and rounds >= RACE_ROUNDS:
+                    active = _still_racing(active, total, count, per_round, race)
                 continue
             break
     means = tuple(t / n if n else -math.inf for t, n in zip(total, count, strict=True))
-    return Evaluation(opts, tuple(count), means, rounds)
+    if race <= 0:
+        return Evaluation(opts, tuple(count), means, rounds)
+    left = set(active)
+    dropped = tuple(index not in left for index in range(len(opts)))
+    return Evaluation(opts, tuple(count), means, rounds, dropped=dropped)
+
+
+RACE_ROUNDS = 4  # whole rounds before evaluate_batched(race=...) may drop an option
+
+
+def _still_racing(
+    active: list[int],
+    total: list[float],
+    count: list[int],
+    per_round: list[list[float]],
+    race: float,
+) -> list[int]:
+    """The options of `active` that do not trail the leader (the best mean) by more than
+    `race` standard errors of their paired per-round differences. Every active option
+    has played every round so far, on the same seeds."""
+    leader = max(active, key=lambda i: total[i] / count[i])
+    kept: list[int] = []
+    for index in active:
+        paired = _Paired()
+        for mine, best in zip(per_round[index], per_round[leader], strict=True):
+            paired.add(mine - best)
+        if index == leader or paired.mean() + race * paired.stderr() >= 0.0:
+            kept.append(index)
+    return kept
 
 
 JointSimulation = Callable[[int, int, float], Sequence[Sequence[float]] | None]

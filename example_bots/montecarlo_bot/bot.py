@@ -76,6 +76,8 @@ class MonteCarloBot(Bot):
     # and each preset's playout score ("own" heads by default); subclasses change them.
     rules_playouts: frozenset[str] = RULES_PLAYOUTS
     sixnimmt_goals: dict[str, str] = SIXNIMMT_GOALS
+    # 6 nimmt! family: evaluate_batched's race (0: every option sampled to the end).
+    race: float = 0.0
 
     def __init__(self) -> None:
         self.rng = random.Random(0)
@@ -112,7 +114,13 @@ class MonteCarloBot(Bot):
             goal = self.sixnimmt_goals.get(self.variant, goal)
             simulate = simulation(view, options, self.rng, goal, self.playout_policy)
             return evaluate_batched(
-                options, simulate, stop, self.rng, batch=BATCH_GAMES, clock=clock.timer
+                options,
+                simulate,
+                stop,
+                self.rng,
+                batch=BATCH_GAMES,
+                clock=clock.timer,
+                race=self.race,
             ).best
         evaluation = evaluate(
             view,
