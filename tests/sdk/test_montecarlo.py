@@ -95,9 +95,9 @@ def race_simulation(
 
 def test_a_race_drops_the_clearly_worse_options_and_gives_the_close_ones_the_time() -> None:
     true_means = [0.0, -3.0, 1.0, -4.0, 0.97]  # 3 and 5 too close to tell; 1, 2, 4 behind
-    runs = {}
+    runs: dict[float, tuple[Evaluation, dict[int, int]]] = {}
     for race in (0.0, 3.0):
-        clock, played = SimulatedClock(), {}
+        clock, played = SimulatedClock(), dict[int, int]()
         stop_at = clock.now + 2.0
         simulate = race_simulation(true_means, clock, played)
         found = evaluate_batched(
@@ -124,7 +124,7 @@ def test_a_dropped_option_is_never_best_even_with_the_higher_mean() -> None:
 
 
 def test_a_race_with_one_option_left_is_over() -> None:
-    clock, played = SimulatedClock(), {}
+    clock, played = SimulatedClock(), dict[int, int]()
     simulate = race_simulation([1.0, -5.0], clock, played)
     found = evaluate_batched(
         RACE_OPTIONS[:2], simulate, clock.now + 60, random.Random(5), batch=16, clock=clock, race=3
