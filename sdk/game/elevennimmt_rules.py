@@ -70,6 +70,8 @@ _K_TAKE = int(EventKind.TAKE)
 _K_END_TURN = int(EventKind.END_TURN)
 _K_NEW_PILE = int(EventKind.NEW_PILE)
 _K_PLACE = int(EventKind.PLACE)
+_K_ROUND_START = int(EventKind.ROUND_START)
+_K_ROUND_END = int(EventKind.ROUND_END)
 _TURNS = tuple((seat,) for seat in range(7))  # pending(): the seat to move
 _PLAY, _OVER, _STEAL = Phase.PLAY, Phase.OVER, Phase.STEAL  # enum members as globals: quicker
 _PLAY_KIND, _ROW_KIND, _STEAL_KIND = OptionKind.PLAY, OptionKind.ROW, OptionKind.STEAL
@@ -182,14 +184,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         self._set_piles([[self.deck.pop()]])
         self.bulls = [0] * self.players
         self.supply = BULL_CARDS
-        self._log.append(
-            Event(
-                EventKind.ROUND_START,
-                seat=self.starter,
-                cards=(self.piles[0][0],),
-                round=self.round,
-            )
-        )
+        self._log.append((_K_ROUND_START, self.starter, 0, -1, 0, self.round, (self.piles[0][0],)))
         self._begin_turn(self.starter)
 
     # ----- the GameState interface --------------------------------------------------
@@ -429,7 +424,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
     def _end_round(self) -> None:
         points = [round_points(hand) for hand in self.hands]
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
-        self._log.append(Event(EventKind.ROUND_END, cards=tuple(points), round=self.round))
+        self._log.append((_K_ROUND_END, -1, 0, -1, 0, self.round, tuple(points)))
         if self.round >= self.players:
             self.phase = Phase.OVER
             self.start_tops, self.plays = [], []

@@ -103,6 +103,8 @@ _K_END_TURN = int(EventKind.END_TURN)
 _K_PLACE = int(EventKind.PLACE)
 _K_SPECIAL = int(EventKind.SPECIAL)
 _K_COLLECT = int(EventKind.COLLECT)
+_K_ROUND_START = int(EventKind.ROUND_START)
+_K_ROUND_END = int(EventKind.ROUND_END)
 _SPECIAL_OF = (Special.X2, Special.X2, Special.PLUS5)  # by value (Special(v) is slow)
 _TURNS = tuple((seat,) for seat in range(6))  # pending(): the seat to move
 # Enum members as module constants: a class attribute lookup on an enum costs several times
@@ -213,9 +215,7 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         self.row_specials = [[] for _ in self.rows]
         self.unused = sorted(cards[start + table :])
         self.specials = [[Special.X2, Special.PLUS5] for _ in range(self.players)]
-        self._log.append(
-            Event(EventKind.ROUND_START, cards=tuple(r[0] for r in self.rows), round=1)
-        )
+        self._log.append((_K_ROUND_START, -1, 0, -1, 0, 1, tuple([r[0] for r in self.rows])))
 
     # ----- the GameState interface --------------------------------------------------
 
@@ -492,7 +492,7 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
     def _end_game(self) -> None:
         """The game (its one round) is over: ROUND_END holds the final scores."""
         self.over = True
-        self._log.append(Event(EventKind.ROUND_END, cards=tuple(self.scores()), round=1))
+        self._log.append((_K_ROUND_END, -1, 0, -1, 0, 1, tuple(self.scores())))
 
 
 def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> HornochsenState:

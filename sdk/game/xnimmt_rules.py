@@ -98,6 +98,8 @@ _K_REVEAL = int(EventKind.REVEAL)
 _K_X_ROW = int(EventKind.X_ROW)
 _K_X_PILE = int(EventKind.X_PILE)
 _K_TAKE = int(EventKind.TAKE)
+_K_ROUND_START = int(EventKind.ROUND_START)
+_K_ROUND_END = int(EventKind.ROUND_END)
 _SEATS = tuple(tuple(range(players)) for players in range(5))  # every seat of a table
 _CHOOSERS = tuple((seat,) for seat in range(4))  # one seat
 _PICK, _TAKE_ROW, _X_ROW_CARD = Phase.PICK, Phase.TAKE_ROW, Phase.X_ROW_CARD
@@ -218,7 +220,7 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
         self.picks = [0] * self.players
         self.phase = _PICK
         self._log.append(
-            Event(EventKind.ROUND_START, cards=tuple(r[0] for r in self.rows), round=self.round)
+            (_K_ROUND_START, -1, 0, -1, 0, self.round, tuple([r[0] for r in self.rows]))
         )
 
     # ----- the GameState interface --------------------------------------------------
@@ -257,6 +259,8 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
         phase = self.phase
         if phase is _PICK and 0 <= seat < self.players and not self.picks[seat]:
             return [CARD_OPTIONS[card] for card in self.hands[seat]]  # the usual case
+        if seat == self.chooser and phase is _X_ROW_CARD:
+            return [CARD_OPTIONS[card] for card in sorted(self.taken)]
         if not self._is_pending(seat):
             require_pending(self.pending(), seat)
         if phase is _PICK:
@@ -276,8 +280,8 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
             if all(self.picks):
                 self._reveal()
             return
-        if not self._is_pending(seat):
-            require_pending(self.pending(), seat)
+        if seat != self.chooser or not (phase is _TAKE_ROW or phase is _X_ROW_CARD):
+            require_pending(self.pending(), seat)  # as _is_pending
         if phase is _TAKE_ROW:
             if option.kind != _ROW_KIND or not 0 <= option.row < len(self.rows):
                 require_legal(seat, option, self.legal_options(seat))
@@ -459,7 +463,7 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
     def _end_round(self) -> None:
         points = [round_score(self.hands[s], self.x_piles[s]) for s in range(self.players)]
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
-        self._log.append(Event(EventKind.ROUND_END, cards=tuple(points), round=self.round))
+        self._log.append((_K_ROUND_END, -1, 0, -1, 0, self.round, tuple(points)))
         if self.round >= ROUNDS:
             self.phase = _OVER
             return
