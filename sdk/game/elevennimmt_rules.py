@@ -211,11 +211,17 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         return options
 
     def apply(self, seat: int, option: Option) -> None:
-        if self.phase is _OVER or seat != self.turn:
+        phase = self.phase
+        if phase is _OVER or seat != self.turn:
             require_pending(self.pending(), seat)
+        kind = option.kind
+        if kind == _ROW_KIND and phase is _PLAY:  # _is_legal's check of a take, written out
+            if self.plays or not 0 <= option.row < len(self.piles):
+                require_legal(seat, option, self.legal_options(seat))
+            self._take(seat, option.row)
+            return
         if not self._is_legal(seat, option):
             require_legal(seat, option, self.legal_options(seat))
-        kind = option.kind
         if kind == _PLAY_KIND:
             self._play(seat, option.card, option.row)
         elif kind == _ROW_KIND:
@@ -418,8 +424,11 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         self._log.append((_K_END_TURN, seat, 0, -1, 0, self.round))
         if round_over or not self.hands[seat]:
             self._end_round()
-        else:
-            self._begin_turn((seat + 1) % self.players)
+        else:  # _begin_turn, written out
+            self.turn, self.phase = (seat + 1) % self.players, _PLAY
+            tops = self.start_tops = self._tops[:]
+            self._tops_cache = (tops, self._top_mask)
+            self.plays = []
 
     def _end_round(self) -> None:
         points = [round_points(hand) for hand in self.hands]
