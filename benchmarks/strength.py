@@ -18,6 +18,12 @@ same cards. The tables (``--table``):
 - ``learned-vs-random`` and ``learned-vs-rules``: the learned bot (example_bots/learned_bot,
   6 nimmt! family only) against three random or three rule-based bots; the same figures.
 
+The clock (``--clock``): by default each decision gets its deadline in CPU time (the
+thread's, ``time.thread_time``: the bots play in-process, one at a time), so a bot thinks
+as long on a loaded machine as on a quiet one and the figures do not depend on the load;
+``--clock wall`` reads wall time, as a referee does. ``--jobs N`` plays N deals at once in
+worker processes (with the CPU clock, more jobs than idle cores only take longer).
+
 The interval treats games as independent; the 4 rotations of one deal share its cards
 and are correlated, so it is approximate (somewhat too narrow when the deal decides most
 of a game's outcome). Fair share at 4 seats: 25%.
@@ -25,17 +31,19 @@ of a game's outcome). Fair share at 4 seats: 25%.
     .venv/bin/python -m benchmarks.strength --deals 12 --decision-ms 1000
     .venv/bin/python -m benchmarks.strength --table mc-vs-rules --deals 10 \\
         --decision-ms 1000 --variant 6nimmt-tactics:rounds=1
-    .venv/bin/python -m benchmarks.strength --table vs-mc64 --bot montecarlo_bot \\
-        --deals 100 --decision-ms 1000 --variant 6nimmt:rounds=1
+    .venv/bin/python -m benchmarks.strength --table vs-mc64 --bot winner_bot \\
+        --deals 100 --decision-ms 1000 --variant 6nimmt:rounds=1 --jobs 2
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import os
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from benchmarks.opponents import GreedyBot, mc_bot
@@ -72,6 +80,7 @@ VARIANTS = {
     "hornochsen": ("hornochsen", {}),
 }
 Z95 = 1.959964
+TIMERS: dict[str, Callable[[], float]] = {"cpu": time.thread_time, "wall": time.monotonic}
 
 
 @dataclass
@@ -86,6 +95,15 @@ class BotStats:
     def place_shares(self) -> list[float]:
         """The share of games ranked 1st, 2nd, ... (tied seats share the better place)."""
         return [count / self.games for count in self.places] if self.games else []
+
+    def add(self, other: BotStats) -> None:
+        """Add `other`'s games to these totals."""
+        self.score += other.score
+        self.wins += other.wins
+        self.games += other.games
+        self.places += [0] * (len(other.places) - len(self.places))
+        for index, count in enumerate(other.places):
+            self.places[index] += count
 
     @property
     def mean(self) -> float:
@@ -106,6 +124,41 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def play_deal(
+    variant: str,
+    deal_seed: int,
+    decision_ms: int,
+    table: Sequence[type[Bot]],
+    timer: Callable[[], float] = time.thread_time,
+) -> dict[str, BotStats]:
+    """One deal played in every rotation of `table`; per bot name its totals."""
+    preset, options = VARIANTS[variant]
+    stats: dict[str, BotStats] = {}
+    n = len(table)
+    for shift in range(n):
+        bots = [table[(seat + shift) % n] for seat in range(n)]
+        result = play_local(preset, bots, deal_seed, options, decision_ms=decision_ms, timer=timer)
+        winners = [s for s, r in enumerate(result.ranks) if r == 1]
+        for seat, cls in enumerate(bots):
+            entry = stats.setdefault(cls.name, BotStats())
+            won = 1 / len(winners) if seat in winners else 0.0
+            entry.score += result.scores[seat]
+            entry.wins += won
+            entry.games += 1
+            rank = result.ranks[seat]
+            entry.places += [0] * (max(rank, n) - len(entry.places))
+            entry.places[rank - 1] += 1
+    return stats
+
+
+def _play_deal_job(
+    variant: str, deal_seed: int, decision_ms: int, table: str, subject: str | None, clock: str
+) -> dict[str, BotStats]:
+    """play_deal in a worker process: the table by name (a baseline class made at run
+    time does not pickle)."""
+    return play_deal(variant, deal_seed, decision_ms, table_for(table, subject), TIMERS[clock])
+
+
 def duplicate(
     variant: str,
     deals: int,
@@ -113,29 +166,52 @@ def duplicate(
     seed: int,
     table: Sequence[type[Bot]] = TABLES["mixed"],
     progress: Callable[[int, dict[str, BotStats]], None] | None = None,
+    *,
+    timer: Callable[[], float] = time.thread_time,
 ) -> dict[str, BotStats]:
-    """Play `deals` deals, each in every rotation of `table`; per bot name its totals.
-    `progress(deals_done, totals)` is called after each deal."""
-    preset, options = VARIANTS[variant]
+    """Play `deals` deals (seeds `seed`, `seed` + 1, ...), each in every rotation of
+    `table`; per bot name its totals. `progress(deals_done, totals)` is called after each
+    deal."""
     stats: dict[str, BotStats] = {}
-    n = len(table)
     for deal in range(deals):
-        for shift in range(n):
-            bots = [table[(seat + shift) % n] for seat in range(n)]
-            result = play_local(preset, bots, seed + deal, options, decision_ms=decision_ms)
-            winners = [s for s, r in enumerate(result.ranks) if r == 1]
-            for seat, cls in enumerate(bots):
-                entry = stats.setdefault(cls.name, BotStats())
-                won = 1 / len(winners) if seat in winners else 0.0
-                entry.score += result.scores[seat]
-                entry.wins += won
-                entry.games += 1
-                rank = result.ranks[seat]
-                entry.places += [0] * (max(rank, n) - len(entry.places))
-                entry.places[rank - 1] += 1
+        merge(stats, play_deal(variant, seed + deal, decision_ms, table, timer))
         if progress is not None:
             progress(deal + 1, stats)
     return stats
+
+
+def duplicate_parallel(
+    variant: str,
+    deals: int,
+    decision_ms: int,
+    seed: int,
+    table: str,
+    subject: str | None,
+    jobs: int,
+    clock: str = "cpu",
+    progress: Callable[[int, dict[str, BotStats]], None] | None = None,
+) -> dict[str, BotStats]:
+    """:func:`duplicate` with `jobs` deals at once in worker processes (the table and
+    the seat-0 bot by name, as ``table_for`` takes them). The totals are the same sums;
+    `progress` is called as deals finish, in whatever order they do."""
+    stats: dict[str, BotStats] = {}
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        futures = [
+            pool.submit(_play_deal_job, variant, seed + d, decision_ms, table, subject, clock)
+            for d in range(deals)
+        ]
+        for done, future in enumerate(as_completed(futures), start=1):
+            merge(stats, future.result())
+            if progress is not None:
+                progress(done, stats)
+    return stats
+
+
+def merge(totals: dict[str, BotStats], more: dict[str, BotStats]) -> None:
+    """Add `more`'s per-bot totals into `totals`."""
+    for name, entry in more.items():
+        totals.setdefault(name, BotStats()).add(entry)
 
 
 def heads_ratios(stats: dict[str, BotStats]) -> str:
@@ -201,9 +277,17 @@ def main() -> None:
     parser.add_argument("--variant", action="append", choices=sorted(VARIANTS))
     parser.add_argument("--table", choices=sorted(TABLES), default="mixed")
     parser.add_argument("--bot", choices=sorted(SUBJECTS), help="seat 0's bot (subject tables)")
+    parser.add_argument(
+        "--clock",
+        choices=sorted(TIMERS),
+        default="cpu",
+        help="what a decision's deadline is read in: CPU time (default; load-independent)"
+        " or wall time",
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="deals played at once")
     args = parser.parse_args()
-    if args.deals < 1 or args.decision_ms < 1:
-        parser.error("--deals and --decision-ms must be at least 1")
+    if args.deals < 1 or args.decision_ms < 1 or args.jobs < 1:
+        parser.error("--deals, --decision-ms and --jobs must be at least 1")
     try:
         table = table_for(args.table, args.bot)
     except ValueError as error:
@@ -216,7 +300,11 @@ def main() -> None:
         parser.error("the baselines play the 6 nimmt! family only")
     rows: list[tuple[str, str, BotStats]] = []
     summaries: list[str] = []
-    print(f"load average at the start: {load()}", flush=True)
+    print(
+        f"load average at the start: {load()}; clock: {args.clock} time;"
+        f" {args.decision_ms} ms per decision; {args.jobs} job(s)",
+        flush=True,
+    )
     for variant in args.variant or VARIANTS:
         started = time.monotonic()
         report = None
@@ -227,7 +315,23 @@ def main() -> None:
                     f"  after {done} deals: " + subject_summary(variant, totals, table), flush=True
                 )
 
-        stats = duplicate(variant, args.deals, args.decision_ms, args.seed, table, report)
+        if args.jobs > 1:
+            stats = duplicate_parallel(
+                variant,
+                args.deals,
+                args.decision_ms,
+                args.seed,
+                args.table,
+                args.bot,
+                args.jobs,
+                args.clock,
+                report,
+            )
+        else:
+            timer = TIMERS[args.clock]
+            stats = duplicate(
+                variant, args.deals, args.decision_ms, args.seed, table, report, timer=timer
+            )
         for name, entry in stats.items():
             rows.append((variant, name, entry))
             print(

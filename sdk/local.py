@@ -21,7 +21,8 @@ make the same choices as in that refereed match.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sdk.bot import Bot, BotFactory, choice_index
@@ -86,6 +87,7 @@ def play_local(
     league: str = LOCAL_LEAGUE,
     clock: bool = False,
     max_faults: int = 3,
+    timer: Callable[[], float] = time.monotonic,
 ) -> LocalResult:
     """Play `variant` (preset id, options allowed) with `bots[seat]` at each seat.
 
@@ -94,6 +96,9 @@ def play_local(
     and `league` name the deal and seed hints are that league's (see sdk/seeding.py).
     With `clock`, decisions are timed as the referee times them (see the module
     docstring): a TIMEOUT plays the fallback, `max_faults` of them forfeit the seat.
+    `timer` is what each decision's clock reads: wall time (time.monotonic, as a referee
+    keeps it), or time.thread_time for a benchmark whose bots must get the same thinking
+    time however loaded the machine is (the bots run in this thread, one at a time).
     """
     if max_faults < 1:
         raise ValueError("max_faults must be at least 1")
@@ -129,7 +134,8 @@ def play_local(
         if faults[seat] >= max_faults:  # forfeited: auto-played
             decisions.append(LocalDecision(seat, kind, ask.options, FALLBACK, 0.0, auto=True))
             return FALLBACK
-        decision_clock = DecisionClock(decision_ms, int(banks[seat]) if clock else time_bank_ms)
+        bank = int(banks[seat]) if clock else time_bank_ms
+        decision_clock = DecisionClock(decision_ms, bank, timer=timer)
         answer = seats[seat].decide(ask.view, list(ask.options), decision_clock)
         seconds = decision_clock.elapsed()
         if clock:

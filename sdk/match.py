@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 
@@ -32,18 +32,29 @@ class MatchInfo:
 class DecisionClock:
     """The clock of one decision, fixed when the request arrived.
 
-    ``deadline`` is a :func:`time.monotonic` time: the decision's own deadline counted from
-    receipt (``math.inf`` when there is no limit). Overrunning it draws on the match's time
-    bank; overrunning both is a TIMEOUT fault. Leave a margin for the reply to travel back.
+    ``deadline`` is a time on ``timer``: the decision's own deadline counted from receipt
+    (``math.inf`` when there is no limit). Overrunning it draws on the match's time bank;
+    overrunning both is a TIMEOUT fault. Leave a margin for the reply to travel back.
+
+    ``timer`` is :func:`time.monotonic` (wall time) wherever a referee keeps the clock.
+    :func:`sdk.local.play_local` can give :func:`time.thread_time` instead, so that a
+    benchmark's bots get the same thinking time however loaded the machine is; a search
+    that reads the clock itself should read ``clock.timer`` (as :mod:`sdk.montecarlo`'s
+    ``clock=`` parameters do), never :func:`time.monotonic` directly.
     """
 
     deadline_ms: int  # this decision's own deadline; 0: no limit
     time_bank_ms: int  # match time bank left for overruns
-    received: float = field(default_factory=time.monotonic)  # monotonic time of receipt
+    received: float = math.nan  # time of receipt on `timer` (nan: now)
+    timer: Callable[[], float] = field(default=time.monotonic, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if math.isnan(self.received):
+            object.__setattr__(self, "received", self.timer())
 
     @property
     def deadline(self) -> float:
-        """Monotonic time by which the decision should be answered."""
+        """Time on ``timer`` by which the decision should be answered."""
         if self.deadline_ms <= 0:
             return math.inf
         return self.received + self.deadline_ms / 1000.0
@@ -53,11 +64,11 @@ class DecisionClock:
 
         A Monte Carlo bot loops ``while clock.remaining(0.05) > 0: simulate()``.
         """
-        return max(0.0, self.deadline - margin - time.monotonic())
+        return max(0.0, self.deadline - margin - self.timer())
 
     def elapsed(self) -> float:
         """Seconds since the request arrived."""
-        return time.monotonic() - self.received
+        return self.timer() - self.received
 
 
 @dataclass(frozen=True, slots=True)

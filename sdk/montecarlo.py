@@ -69,8 +69,9 @@ def stop_time(
     safety_s: float = DEFAULT_MARGIN_S,
     no_limit_s: float = NO_LIMIT_BUDGET_S,
 ) -> float:
-    """The monotonic time by which to stop thinking: `share` of the decision's deadline,
-    and at least `safety_s` before it. Never draws on the time bank."""
+    """The time (on ``clock.timer``) by which to stop thinking: `share` of the decision's
+    deadline, and at least `safety_s` before it. Never draws on the time bank. Pass
+    ``clock=clock.timer`` to the evaluate functions with it."""
     if clock.deadline_ms <= 0:
         return clock.received + no_limit_s
     limit = clock.deadline_ms / 1000.0
@@ -84,7 +85,10 @@ class Evaluation:
     `gains` and `gain_stderrs` (from :func:`evaluate` only) compare each option with the
     first on the deals both were played on: the mean of (its utility - the first's) and
     that mean's standard error (0 with fewer than 2 such deals). Paired on the same deals,
-    they are much tighter than the difference of the means."""
+    they are much tighter than the difference of the means.
+
+    `dropped` (from :func:`evaluate_batched` with ``race``) marks the options the search
+    stopped sampling because they trailed the leader clearly; ``best`` never picks one."""
 
     options: tuple[Option, ...]
     samples: tuple[int, ...]
@@ -92,11 +96,14 @@ class Evaluation:
     deals: int  # sampled deals (determinizations)
     gains: tuple[float, ...] = ()
     gain_stderrs: tuple[float, ...] = ()
+    dropped: tuple[bool, ...] = ()
 
     @property
     def best(self) -> Option:
-        """The option with the best mean among the sampled ones (the first if none was)."""
-        scored = [i for i, n in enumerate(self.samples) if n > 0]
+        """The option with the best mean among the sampled ones not dropped (the first if
+        none was sampled)."""
+        dropped = self.dropped or (False,) * len(self.options)
+        scored = [i for i, n in enumerate(self.samples) if n > 0 and not dropped[i]]
         if not scored:
             return self.options[0]
         return self.options[max(scored, key=lambda i: self.means[i])]
@@ -114,8 +121,10 @@ def evaluate(
     sample: Callable[[View, random.Random], GameState] = from_view,
     round_only: bool = False,
     horizon: Callable[[GameState, int], bool] | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Evaluation:
-    """Sample deals and play each option out until `stop_at` (a time.monotonic time).
+    """Sample deals and play each option out until `stop_at` (a time on `clock`:
+    time.monotonic, or the decision's ``DecisionClock.timer``).
 
     A playout is only started when the slowest one so far still fits before `stop_at`,
     so the call returns before it unless a single playout takes longer than all seen
@@ -138,7 +147,6 @@ def evaluate(
     choose = policy or random_policy
     done: Callable[[GameState], bool] | None = None
     slowest = 0.0
-    clock = time.monotonic
     with paused_gc():
         while max_deals is None or deals < max_deals:
             start = clock()
@@ -158,7 +166,7 @@ def evaluate(
                     done = partial(_at_horizon, horizon, seat)
                 elif round_only:
                     done = partial(_round_changed, getattr(state, "round", None))
-                scores = play_out(state, rng, choose, done, stop_at)
+                scores = play_out(state, rng, choose, done, stop_at, clock)
                 if scores is None:  # out of time: this playout is dropped, and we stop
                     break
                 value = utility(scores, seat, state.higher_is_better)
@@ -202,13 +210,13 @@ def play_out(
     choose: Policy,
     done: Callable[[GameState], bool] | None = None,
     stop_at: float = math.inf,
+    clock: Callable[[], float] = time.monotonic,
 ) -> list[int] | None:
     """Play `state` on with `choose` for every seat until the game ends or `done(state)`
-    holds, and return the scores then; None if `stop_at` (a time.monotonic time) came
+    holds, and return the scores then; None if `stop_at` (a time on `clock`) came
     first (the clock is read before every step, so a long playout never runs past it by
     more than one step). Options are applied without re-checking them
     (``GameState.apply_trusted``): they come from ``legal_options``."""
-    clock = time.monotonic
     pending = state.pending
     legal_options = state.legal_options
     apply = state.apply_trusted
@@ -289,47 +297,88 @@ def evaluate_batched(
     batch: int = 256,
     max_rounds: int | None = None,
     clock: Callable[[], float] = time.monotonic,
+    race: float = 0.0,
 ) -> Evaluation:
-    """Evaluate options by batches of playouts until `stop_at` (a time.monotonic time).
+    """Evaluate options by batches of playouts until `stop_at` (a time on `clock`).
 
     Each round plays one batch of `batch` games per option, all with the same batch seed
     (common random numbers: the options are compared on the same sampled deals); the
     first round plays batches of a quarter of that, to measure. A batch is only started
     when it fits before `stop_at` at the slowest time per game seen so far;
     `max_rounds` caps the rounds (for reproducible tests). ``deals`` counts the rounds.
-    `clock` is what `stop_at` is read against: time.monotonic, or a simulated clock in
-    tests, which makes the stopping rule exact and independent of the machine's load.
+    `clock` is what `stop_at` is read against: time.monotonic, the decision's
+    ``DecisionClock.timer``, or a simulated clock in tests, which makes the stopping rule
+    exact and independent of the machine's load.
+
+    With `race` > 0 the options race: after each whole round from the `RACE_ROUNDS`-th
+    on, an option is dropped (no more batches) when its mean per game trails the
+    leader's by more than `race` standard errors of the two options' paired per-round
+    differences (same seeds, so the deal's luck cancels out). The time saved goes to the
+    options left: the close ones get the playouts. ``Evaluation.dropped`` marks them.
     """
     opts = tuple(options)
     count = [0] * len(opts)
     total = [0.0] * len(opts)
+    per_round: list[list[float]] = [[] for _ in opts]  # each whole round's mean per game
+    active = list(range(len(opts)))
     rounds = 0
     per_game = 0.0  # the slowest batch so far, in seconds per game
     with paused_gc():
-        while len(opts) > 1 and (max_rounds is None or rounds < max_rounds):
+        while len(active) > 1 and (max_rounds is None or rounds < max_rounds):
             seed = rng.getrandbits(63)
             # The first round measures with small batches: a whole batch may not fit at all.
             size = batch if rounds else max(1, batch // 4)
             rounds += 1
-            for index in range(len(opts)):
+            for index in active:
                 begin = clock()
                 if begin + per_game * size >= stop_at:
                     break
                 utility, games = simulate(index, size, seed)
                 total[index] += utility
                 count[index] += games
+                per_round[index].append(utility / max(1, games))
                 per_game = max(per_game, (clock() - begin) / max(1, games))
             else:
+                if race > 0 and rounds >= RACE_ROUNDS:
+                    active = _still_racing(active, total, count, per_round, race)
                 continue
             break
     means = tuple(t / n if n else -math.inf for t, n in zip(total, count, strict=True))
-    return Evaluation(opts, tuple(count), means, rounds)
+    if race <= 0:
+        return Evaluation(opts, tuple(count), means, rounds)
+    left = set(active)
+    dropped = tuple(index not in left for index in range(len(opts)))
+    return Evaluation(opts, tuple(count), means, rounds, dropped=dropped)
+
+
+RACE_ROUNDS = 4  # whole rounds before evaluate_batched(race=...) may drop an option
+
+
+def _still_racing(
+    active: list[int],
+    total: list[float],
+    count: list[int],
+    per_round: list[list[float]],
+    race: float,
+) -> list[int]:
+    """The options of `active` that do not trail the leader (the best mean) by more than
+    `race` standard errors of their paired per-round differences. Every active option
+    has played every round so far, on the same seeds."""
+    leader = max(active, key=lambda i: total[i] / count[i])
+    kept: list[int] = []
+    for index in active:
+        paired = _Paired()
+        for mine, best in zip(per_round[index], per_round[leader], strict=True):
+            paired.add(mine - best)
+        if index == leader or paired.mean() + race * paired.stderr() >= 0.0:
+            kept.append(index)
+    return kept
 
 
 JointSimulation = Callable[[int, int, float], Sequence[Sequence[float]] | None]
 """(deals, batch seed, stop_at) -> utility[option][deal]: every option played out on each
-of `deals` sampled deals, all in one call; None when `stop_at` (a time.monotonic time)
-came before the batch was done."""
+of `deals` sampled deals, all in one call; None when `stop_at` (a time on the clock
+evaluate_jointly reads) came before the batch was done."""
 
 
 def evaluate_jointly(
@@ -342,7 +391,7 @@ def evaluate_jointly(
     max_rounds: int | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> Evaluation:
-    """Evaluate options by joint batches until `stop_at` (a time.monotonic time).
+    """Evaluate options by joint batches until `stop_at` (a time on `clock`).
 
     Each round samples deals and plays every option out on each of them in one call.
     A vectorised batch costs a fixed part (its loop) plus a part per deal, so the first

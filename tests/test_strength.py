@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.strength import TABLES, duplicate, table_for, wilson
+from benchmarks.strength import TABLES, BotStats, duplicate, duplicate_parallel, table_for, wilson
 from benchmarks.strength_table import markdown
 from referee.league.config import parse_league
 from referee.league.executors import MatchAttempt
@@ -46,6 +46,38 @@ def test_a_subject_table_counts_places_and_wins_of_the_bot_in_seat_0() -> None:
     assert bot.wins <= bot.places[0]  # a shared first place counts 1/k of a win
     with pytest.raises(ValueError):
         table_for("mixed", "rules_bot")
+
+
+def test_deals_played_in_worker_processes_add_up_to_the_same_totals() -> None:
+    # The rule-based bot and the greedy baseline do not search: their games depend on the
+    # deal alone, so the totals must be equal whichever process played which deal.
+    table = table_for("vs-greedy", "rules_bot")
+    alone = duplicate("6nimmt:rounds=1", 3, 40, 11, table)
+    seen: list[int] = []
+    parallel = duplicate_parallel(
+        "6nimmt:rounds=1",
+        3,
+        40,
+        11,
+        "vs-greedy",
+        "rules_bot",
+        jobs=2,
+        progress=lambda done, totals: seen.append(done),
+    )
+    assert seen == [1, 2, 3]
+    assert alone.keys() == parallel.keys() == {"rules_bot", "greedy"}
+    for name, entry in alone.items():
+        other = parallel[name]
+        assert (other.score, other.games, other.places) == (entry.score, entry.games, entry.places)
+        assert other.wins == pytest.approx(entry.wins)
+    assert alone["rules_bot"].games == 12
+
+
+def test_totals_add_place_by_place() -> None:
+    totals = BotStats(score=3, wins=0.5, games=2, places=[1, 1])
+    totals.add(BotStats(score=4, wins=1.0, games=3, places=[1, 0, 1, 1]))
+    assert (totals.score, totals.wins, totals.games) == (7, 1.5, 5)
+    assert totals.places == [2, 1, 1, 1]
 
 
 def test_the_league_table_shows_each_bots_mean_score_and_win_share(tmp_path: Path) -> None:

@@ -76,6 +76,8 @@ class MonteCarloBot(Bot):
     # and each preset's playout score ("own" heads by default); subclasses change them.
     rules_playouts: frozenset[str] = RULES_PLAYOUTS
     sixnimmt_goals: dict[str, str] = SIXNIMMT_GOALS
+    # 6 nimmt! family: evaluate_batched's race (0: every option sampled to the end).
+    race: float = 0.0
 
     def __init__(self) -> None:
         self.rng = random.Random(0)
@@ -103,13 +105,23 @@ class MonteCarloBot(Bot):
         if isinstance(view, HornochsenView):
             # The rule-based bot's favourite first: it wins ties.
             options = [option for option, _ in ranked(view, options)]
-            playouts = joint_simulation(view, options, HORNOCHSEN_GOAL)
-            return evaluate_jointly(options, playouts, stop, self.rng, batch=HORNOCHSEN_DEALS).best
+            playouts = joint_simulation(view, options, HORNOCHSEN_GOAL, clock.timer)
+            return evaluate_jointly(
+                options, playouts, stop, self.rng, batch=HORNOCHSEN_DEALS, clock=clock.timer
+            ).best
         if isinstance(view, SixNimmtView):
             goal = "own" if self.utility is own_score else "margin"
             goal = self.sixnimmt_goals.get(self.variant, goal)
             simulate = simulation(view, options, self.rng, goal, self.playout_policy)
-            return evaluate_batched(options, simulate, stop, self.rng, batch=BATCH_GAMES).best
+            return evaluate_batched(
+                options,
+                simulate,
+                stop,
+                self.rng,
+                batch=BATCH_GAMES,
+                clock=clock.timer,
+                race=self.race,
+            ).best
         evaluation = evaluate(
             view,
             options,
@@ -118,5 +130,6 @@ class MonteCarloBot(Bot):
             policy=POLICIES.get(self.family),
             utility=self.utility,
             round_only=True,
+            clock=clock.timer,
         )
         return evaluation.best

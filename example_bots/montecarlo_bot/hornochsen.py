@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -344,18 +344,20 @@ def apply(table: Table, actions: IntArray, rows: IntArray) -> None:
 
 
 def play_out(
-    table: Table, first: IntArray | None = None, stop_at: float = math.inf
+    table: Table,
+    first: IntArray | None = None,
+    stop_at: float = math.inf,
+    clock: Callable[[], float] = time.monotonic,
 ) -> IntArray | None:
     """Play every game to its end, every seat as the rule-based bot; `first` (g,) is the
     action to take first in every game instead. Returns the final scores (g, n), or None
-    if `stop_at` (a time.monotonic time) comes first.
+    if `stop_at` (a time on `clock`) comes first.
 
     Finished games leave the table (which is consumed), so that every step works on
     whole arrays of games still playing."""
     scores = np.zeros(table.pile_points.shape, dtype=np.int64)
     ids = np.arange(len(table.turn))  # the games still playing, by their place in `scores`
     pending = first
-    clock = time.monotonic
     while True:
         if clock() >= stop_at:
             return None
@@ -374,19 +376,23 @@ def play_out(
 
 
 def joint_simulation(
-    view: HornochsenView, options: Sequence[Option], utility: str = "margin"
+    view: HornochsenView,
+    options: Sequence[Option],
+    utility: str = "margin",
+    clock: Callable[[], float] = time.monotonic,
 ) -> JointSimulation:
     """A joint simulation of `options` from `view` for :func:`sdk.montecarlo.evaluate_jointly`:
     each call samples its deals, plays every option out on each to the end of the game and
     returns the bot's utility per option and deal. `utility` as
     :func:`example_bots.montecarlo_bot.sixnimmt.value`: "margin", our points against the
-    others' mean; "win", the share of the win (the margin / 1000 breaking ties)."""
+    others' mean; "win", the share of the win (the margin / 1000 breaking ties). `clock`
+    is what `stop_at` is read against (the decision's ``DecisionClock.timer``)."""
     seat = view.header.seat
 
     def simulate(deals: int, seed: int, stop_at: float) -> list[list[float]] | None:
         table = deal(view, deals, np.random.default_rng(seed)).repeat(len(options))
         first = np.repeat([action_of(o, table, view.hand) for o in options], deals)
-        scores = play_out(table, first.astype(np.int64), stop_at)
+        scores = play_out(table, first.astype(np.int64), stop_at, clock)
         if scores is None:
             return None
         utilities = value(-scores.astype(np.float64), seat, utility)

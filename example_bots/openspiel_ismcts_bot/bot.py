@@ -11,7 +11,6 @@ simulations; it plays the action with the most weight. Needs the rl extra (``ope
 from __future__ import annotations
 
 import random
-import time
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -59,7 +58,8 @@ class OpenSpielISMCTSBot(Bot):
     def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> int:
         if len(options) == 1:
             return 0
-        started = time.monotonic()
+        timer = clock.timer  # wall time under a referee
+        started = timer()
         budget = SHARE * (clock.deadline_ms / 1000 if clock.deadline_ms > 0 else NO_CLOCK_SECONDS)
         game = self.game_for(view)
         root = root_state(game, view, self.rng)
@@ -68,15 +68,15 @@ class OpenSpielISMCTSBot(Bot):
         weights: dict[int, float] = defaultdict(float)
         simulations = FIRST_SEARCH
         while simulations >= 2:
-            search_started = time.monotonic()
+            search_started = timer()
             seed = self.rng.randrange(2**31)
             bot = ismcts.ISMCTSBot(
                 game, evaluator, uct_c, simulations, random_state=np.random.RandomState(seed)
             )
             for action, probability in bot.get_policy(root):
                 weights[int(action)] += probability * simulations
-            per_simulation = (time.monotonic() - search_started) / simulations
-            left = budget - (time.monotonic() - started)
+            per_simulation = (timer() - search_started) / simulations
+            left = budget - (timer() - started)
             simulations = min(MOST_SIMULATIONS, int(0.8 * left / max(per_simulation, 1e-6)))
         best = max(weights, key=lambda action: weights[action])
         index = game.codec.index_of(best, options)

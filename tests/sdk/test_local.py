@@ -188,3 +188,60 @@ def test_without_the_clock_a_slow_bot_is_never_faulted() -> None:
     result = play_local("6nimmt:rounds=1", [slow, SleepyBot()], seed=3, decision_ms=1)
     assert all(d.fault == "" and not d.auto for d in result.decisions)
     assert result.faults == (0, 0) and result.time_banks_ms == ()
+
+
+class SimulatedTimer:
+    """A clock that moves only when a bot says it thought (``think``)."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class ThinkingBot(Bot):
+    """Spends `thought` seconds of a simulated timer on each decision, no wall time."""
+
+    name = "thinker"
+
+    def __init__(self, timer: SimulatedTimer, thought: float) -> None:
+        self.timer = timer
+        self.thought = thought
+        self.clocks: list[DecisionClock] = []
+
+    def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> int:
+        self.clocks.append(clock)
+        self.timer.now += self.thought
+        return len(options) - 1
+
+
+def test_the_clock_reads_the_timer_it_is_given() -> None:
+    timer = SimulatedTimer()
+    slow, fast = ThinkingBot(timer, 0.5), ThinkingBot(timer, 0.0)
+    result = play_local(
+        "6nimmt:rounds=1",
+        [slow, fast],
+        seed=3,
+        decision_ms=100,
+        time_bank_ms=100,
+        clock=True,
+        timer=timer,
+    )
+    # 0.5 s on the timer is past 100 ms + the 100 ms bank, though no wall time passed.
+    assert result.faults == (3, 0) and result.forfeited == (True, False)
+    mine = [d for d in result.decisions if d.seat == 0 and not d.auto]
+    assert [d.fault for d in mine] == ["TIMEOUT"] * 3
+    assert all(d.seconds == pytest.approx(0.5) for d in mine)
+    assert all(c.timer is timer for c in slow.clocks + fast.clocks)
+    clock = slow.clocks[0]
+    assert clock.deadline == pytest.approx(clock.received + 0.1)
+    assert clock.remaining() == 0.0 and clock.elapsed() > 0.1  # read on the timer: past it
+
+
+def test_a_decision_clock_defaults_to_wall_time() -> None:
+    before = time.monotonic()
+    clock = DecisionClock(1000, 0)
+    assert before <= clock.received <= time.monotonic()
+    assert clock.timer is time.monotonic
+    assert DecisionClock(1000, 0, received=5.0).deadline == 6.0

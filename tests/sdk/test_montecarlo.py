@@ -6,12 +6,21 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 import pytest
 
 from sdk.game.core import Option, OptionKind
 from sdk.game.hornochsen import HornochsenState
-from sdk.montecarlo import evaluate, evaluate_batched, evaluate_jointly, lead, margin
+from sdk.montecarlo import (
+    RACE_ROUNDS,
+    Evaluation,
+    evaluate,
+    evaluate_batched,
+    evaluate_jointly,
+    lead,
+    margin,
+)
 
 OPTIONS = [Option(OptionKind.CARD, card) for card in (3, 7, 11)]
 
@@ -63,6 +72,66 @@ def test_it_stops_before_the_time_limit() -> None:
     assert batches[:3] == [2, 2, 2] and set(batches[3:]) == {8}  # a quarter batch to measure
     assert min(found.samples) >= 8
     assert found.best == OPTIONS[2]
+
+
+RACE_OPTIONS = [Option(OptionKind.CARD, card) for card in range(1, 6)]
+
+
+def race_simulation(
+    true_means: list[float], clock: SimulatedClock, played: dict[int, int]
+) -> Callable[[int, int, int], tuple[float, int]]:
+    """Option i scores true_means[i] plus a round's shared luck plus its own noise; each
+    game costs 1 ms of the simulated clock."""
+
+    def simulate(index: int, games: int, seed: int) -> tuple[float, int]:
+        shared = random.Random(seed).gauss(0.0, 5.0)  # the deal's luck: common to all
+        own = random.Random(seed * 31 + index).gauss(0.0, 0.3)
+        clock.now += games * 0.001
+        played[index] = played.get(index, 0) + games
+        return games * (true_means[index] + shared + own), games
+
+    return simulate
+
+
+def test_a_race_drops_the_clearly_worse_options_and_gives_the_close_ones_the_time() -> None:
+    true_means = [0.0, -3.0, 1.0, -4.0, 0.97]  # 3 and 5 too close to tell; 1, 2, 4 behind
+    runs: dict[float, tuple[Evaluation, dict[int, int]]] = {}
+    for race in (0.0, 3.0):
+        clock, played = SimulatedClock(), dict[int, int]()
+        stop_at = clock.now + 2.0
+        simulate = race_simulation(true_means, clock, played)
+        found = evaluate_batched(
+            RACE_OPTIONS, simulate, stop_at, random.Random(4), batch=16, clock=clock, race=race
+        )
+        assert clock.now <= stop_at
+        assert found.best in (RACE_OPTIONS[2], RACE_OPTIONS[4])
+        runs[race] = (found, played)
+    plain, (raced, played) = runs[0.0][0], runs[3.0]
+    assert plain.dropped == ()
+    assert raced.dropped == (True, True, False, True, False)
+    # The dropped options stopped after the rounds needed to judge them ...
+    assert all(played[i] <= 4 + 16 * (RACE_ROUNDS + 1) for i in (0, 1, 3))
+    # ... and the two close ones got the time: many more games than without the race.
+    assert min(played[2], played[4]) > 1.5 * max(plain.samples)
+    assert sum(raced.samples) == sum(played.values())
+
+
+def test_a_dropped_option_is_never_best_even_with_the_higher_mean() -> None:
+    found = evaluate_batched(RACE_OPTIONS[:2], lambda i, g, s: (float(g), g), 0.0, random.Random(1))
+    assert found.best == RACE_OPTIONS[0]  # no sample at all: the first
+    evaluation = Evaluation(tuple(RACE_OPTIONS[:2]), (8, 8), (5.0, 1.0), 2, dropped=(True, False))
+    assert evaluation.best == RACE_OPTIONS[1]
+
+
+def test_a_race_with_one_option_left_is_over() -> None:
+    clock, played = SimulatedClock(), dict[int, int]()
+    simulate = race_simulation([1.0, -5.0], clock, played)
+    found = evaluate_batched(
+        RACE_OPTIONS[:2], simulate, clock.now + 60, random.Random(5), batch=16, clock=clock, race=3
+    )
+    assert found.dropped == (False, True) and found.best == RACE_OPTIONS[0]
+    assert found.deals == RACE_ROUNDS  # judged after the 4th round; nothing left to compare
+    assert found.samples == (4 + 16 * (RACE_ROUNDS - 1),) * 2
 
 
 def test_a_single_option_needs_no_simulation() -> None:
