@@ -4,7 +4,8 @@ The league's bot processes spend most of a match's CPU time (docs/referee.md, "L
 throughput and CPU per match"). This benchmark splits a bot's cost per Play message into
 gRPC's own and the SDK's: the same ``grpc.aio`` client stack as the referee sends a real
 match's Play requests (StartMatch, the seat's Decide requests with history deltas,
-EndMatch: 4-seat 6 nimmt! ``rounds=1``, encoded by the referee's encoder) to
+EndMatch: 4-seat 6 nimmt! ``rounds=1``, a deal of its own for each of ``--games`` games,
+encoded by the referee's encoder) to
 
 - **sdk**: random SDK bots (``example_bots/random_bot``, unsandboxed), on ``Play``;
 - **echo**: benchmarks/referee.py's one-line echo servers (a sync ``grpc.server`` too),
@@ -51,6 +52,7 @@ from sdk.runtime import BOT_SERVICE
 SEATS = 4
 PLAY_METHOD = f"/{BOT_SERVICE}/Play"
 Stream = grpc.aio.StreamStreamCall[bytes, bytes]
+Deals = Sequence[Sequence[Sequence[bytes]]]  # by game, then seat: the Play requests
 
 
 def play_requests(match_id: str, seat: int, seed: int = 7) -> list[bytes]:
@@ -116,9 +118,9 @@ class BotServers:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-async def play(streams: Sequence[Stream], games: int, requests: Sequence[Sequence[bytes]]) -> None:
-    """`games` games on each group of 4 streams (groups at once): every seat's requests of
-    a game, the 4 seats of a group at once, request by request."""
+async def play(streams: Sequence[Stream], games: Deals) -> None:
+    """Every game of `games` on each group of 4 streams (groups at once): each seat's
+    requests of a game, the 4 seats of a group at once, request by request."""
 
     async def seat(stream: Stream, messages: Sequence[bytes]) -> None:
         for message in messages:
@@ -128,7 +130,7 @@ async def play(streams: Sequence[Stream], games: int, requests: Sequence[Sequenc
                 raise RuntimeError("the stream ended")
 
     async def group(seats: Sequence[Stream]) -> None:
-        for _ in range(games):
+        for requests in games:
             await asyncio.gather(*(seat(s, requests[i]) for i, s in enumerate(seats)))
 
     groups = [streams[i : i + SEATS] for i in range(0, len(streams), SEATS)]
@@ -136,8 +138,9 @@ async def play(streams: Sequence[Stream], games: int, requests: Sequence[Sequenc
 
 
 async def measure(args: argparse.Namespace) -> None:
-    requests = [play_requests("bench", seat) for seat in range(SEATS)]
-    messages = args.matches * SEATS * args.games * len(requests[0])
+    # a deal of its own for every game (seed), the same games in every round
+    games = [[play_requests(f"g{g}", seat, g) for seat in range(SEATS)] for g in range(args.games)]
+    messages = args.matches * sum(len(requests) for game in games for requests in game)
     bots, echoes = BotServers(args.matches * SEATS), EchoServers(args.matches * SEATS)
     figures: dict[str, list[tuple[float, float]]] = {"sdk": [], "echo": []}
     try:
@@ -154,13 +157,13 @@ async def measure(args: argparse.Namespace) -> None:
             ),
         }
         for streams, _ in kinds.values():
-            await play(streams, 1, requests)  # warm up
+            await play(streams, games[:1])  # warm up
         for number in range(1, args.rounds + 1):
             line = []
             for kind in ("sdk", "echo") if number % 2 else ("echo", "sdk"):
                 streams, pids = kinds[kind]
                 client, served = time.process_time(), cpu_of(pids)
-                await play(streams, args.games, requests)
+                await play(streams, games)
                 client_ms = 1000 * (time.process_time() - client) / messages
                 servers_ms = 1000 * (cpu_of(pids) - served) / messages
                 figures[kind].append((client_ms, servers_ms))
@@ -191,10 +194,9 @@ def main() -> None:
     args = parser.parse_args()
     if min(args.matches, args.games, args.rounds) < 1:
         parser.error("--matches, --games and --rounds must be at least 1")
-    per_seat = len(play_requests("bench", 0))
     print(
-        f"play stream: {args.matches} matches x {SEATS} seats, {args.games} games a part, "
-        f"{per_seat} messages per seat and game"
+        f"play stream: {args.matches} matches x {SEATS} seats, {args.games} games (deals) a "
+        "part, about 12 messages per seat and game"
     )
     asyncio.run(measure(args))
 
