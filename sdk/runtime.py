@@ -39,7 +39,7 @@ from sdk.errors import BullringError
 from sdk.match import DecisionClock
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
-from sdk.view_decoder import EventCache, ViewDecoder
+from sdk.view_decoder import ViewDecoder
 
 log = logging.getLogger("sdk.runtime")
 
@@ -93,7 +93,6 @@ class BotService(pb_grpc.BotServicer):
         self.variants = tuple(str(v) for v in getattr(about, "variants", ()))
         self._sessions: dict[tuple[str, int], Session] = {}
         self._sessions_lock = threading.Lock()
-        self._events = EventCache()  # decoded history events, shared by the sessions
 
     def session_count(self) -> int:
         return len(self._sessions)
@@ -119,7 +118,7 @@ class BotService(pb_grpc.BotServicer):
         except Exception as error:
             log.exception("creating the bot failed")
             _raised(context, f"creating the bot failed: {_failure(error)}", error)
-        session = Session(bot, ViewDecoder(self._events))
+        session = Session(bot)
         with self._sessions_lock:
             self._sessions[(info.match_id, info.seat)] = session
         self._call(session, lambda: bot.start_match(info), "start_match", context)

@@ -20,36 +20,6 @@ from sdk.game.views import View
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 
 
-class EventCache:
-    """Decoded history events by their wire bytes, shared by the sessions of one server.
-
-    The same events come again and again across matches (a 6 nimmt! REVEAL or PLACE is a
-    seat, a card and a row), and decoding one from its message costs several times looking
-    its bytes up. Events are frozen, so sessions can share them. At most ``limit`` entries:
-    it starts afresh when full.
-    """
-
-    __slots__ = ("_events", "limit")
-
-    def __init__(self, limit: int = 8192) -> None:
-        self._events: dict[bytes, Event] = {}
-        self.limit = limit
-
-    def __len__(self) -> int:
-        return len(self._events)
-
-    def event(self, msg: pb.Event, wire: bytes | None = None) -> Event:
-        """The event `msg` describes (`wire`: its bytes, if known already)."""
-        key = msg.SerializeToString() if wire is None else wire
-        found = self._events.get(key)
-        if found is None:
-            found = event_from_proto(msg)
-            if len(self._events) >= self.limit:
-                self._events = {}
-            self._events[key] = found
-        return found
-
-
 class ViewDecoder:
     """Decodes the successive views of one session, decoding only the new history.
 
@@ -61,14 +31,12 @@ class ViewDecoder:
     + (those records) + (records of the new entries), only the new entries are decoded;
     any other header (a new match, a history that changed) is decoded in full. So the
     result always equals :func:`sdk.codec.view_from_proto` of the view with its whole
-    history. Events are decoded through `cache` (a server shares one between its
-    sessions; by default the decoder has its own).
+    history.
     """
 
-    __slots__ = ("_cache", "_events", "_records")
+    __slots__ = ("_events", "_records")
 
-    def __init__(self, cache: EventCache | None = None) -> None:
-        self._cache = EventCache() if cache is None else cache
+    def __init__(self) -> None:
         self._events: list[Event] = []  # append-only: decoded views hold windows on it
         self._records: bytes | None = b""  # None: unknown (after a delta)
 
@@ -89,8 +57,7 @@ class ViewDecoder:
             )
         if offset < len(known):
             known = self._events = known[:offset]  # a new list: older views keep theirs
-        event = self._cache.event
-        known.extend([event(e) for e in entries])
+        known.extend([event_from_proto(e) for e in entries])
         self._records = None
         return History.window(known)
 
@@ -98,18 +65,15 @@ class ViewDecoder:
         entries = header.history
         known = len(self._events)
         wire = header.SerializeToString()
-        event = self._cache.event
         if known and self._records is not None and len(entries) >= known:
             tail = entries[known:]
-            wires = [e.SerializeToString() for e in tail]
-            tail_records = b"".join([_record(w) for w in wires])
+            tail_records = b"".join([_record(e.SerializeToString()) for e in tail])
             if _is_history_suffix(wire, self._records + tail_records):
-                self._events.extend([event(e, w) for e, w in zip(tail, wires, strict=True)])
+                self._events.extend([event_from_proto(e) for e in tail])
                 self._records += tail_records
                 return History.window(self._events)
-        wires = [e.SerializeToString() for e in entries]
-        events = [event(e, w) for e, w in zip(entries, wires, strict=True)]
-        records = b"".join([_record(w) for w in wires])
+        events = [event_from_proto(e) for e in entries]
+        records = b"".join([_record(e.SerializeToString()) for e in entries])
         if _is_history_suffix(wire, records):
             self._events, self._records = events, records
         else:

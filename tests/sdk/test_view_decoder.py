@@ -10,7 +10,7 @@ import pytest
 from sdk import codec
 from sdk.game import SixNimmtView, new_game
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from sdk.view_decoder import EventCache, ViewDecoder
+from sdk.view_decoder import ViewDecoder
 
 
 def test_session_decoder_matches_full_decoding_over_real_games() -> None:
@@ -70,34 +70,3 @@ def test_session_decoder_puts_history_deltas_together() -> None:
     assert ViewDecoder().decode(request.view, 0) == view  # offset 0: the whole history
     with pytest.raises(codec.CodecError, match="beyond"):
         ViewDecoder().decode(request.view, 1)
-
-
-@pytest.mark.parametrize("limit", [40, 8192])
-def test_decoders_sharing_an_event_cache_decode_every_view_exactly(limit: int) -> None:
-    """Sessions of several games sharing one EventCache (as a bot server's do), fed
-    deltas: every view equals the engine's; the cache holds each distinct event once (fewer
-    entries than events decoded), shares equal events between sessions, and starts afresh
-    when full (a limit of 40 makes it do so many times)."""
-    cache = EventCache(limit)
-    decoded = 0
-    for seed in (11, 12, 13):
-        state = new_game("6nimmt", 4, seed=seed, options={"rounds": "2"})
-        rng = random.Random(seed)
-        decoders = {seat: ViewDecoder(cache) for seat in range(4)}
-        sent = [0] * 4
-        while not state.is_terminal():
-            for seat in state.pending():
-                view = state.view(seat)
-                options = state.legal_options(seat)
-                request = codec.decide_request("m", seat, 0, view, options, 0, 0, sent[seat])
-                wire = pb.DecideRequest.FromString(request.SerializeToString())
-                assert decoders[seat].decode(wire.view, wire.history_offset) == view
-                assert len(cache) <= limit
-                decoded += len(view.header.history) - sent[seat]
-                sent[seat] = len(view.header.history)
-                state.apply(seat, options[rng.randrange(len(options))])
-    assert 0 < len(cache) < decoded
-    event = pb.Event(kind=pb.EventKind.Value("REVEAL"), seat=1, card=7)
-    assert cache.event(event) is cache.event(pb.Event.FromString(event.SerializeToString()))
-    with pytest.raises(codec.CodecError, match="unknown event kind"):
-        cache.event(pb.Event.FromString(bytes([0x08, 99])))  # kind 99 (field 1, varint)
