@@ -25,11 +25,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 
@@ -41,7 +38,7 @@ import grpc
 import grpc.aio
 
 # isort: on
-from benchmarks.referee import ECHO_STREAM_METHOD, ROOT, EchoServers, cpu_of
+from benchmarks.referee import ECHO_STREAM_METHOD, EchoServers, ServerProcesses, cpu_of
 from referee.encoder import MatchEncoder
 from sdk import codec
 from sdk.game import driver, new_game
@@ -91,33 +88,6 @@ def play_requests(match_id: str, seat: int, seed: int = 7) -> list[bytes]:
     return requests
 
 
-class BotServers:
-    """Random SDK bot processes, each on a private Unix socket, with a channel to each."""
-
-    def __init__(self, count: int) -> None:
-        self.folder = folder = tempfile.mkdtemp(prefix="bullring-play-")
-        self.addresses = [f"unix:{folder}/bot{i}.sock" for i in range(count)]
-        command = [sys.executable, "-m", "example_bots.random_bot", "--listen"]
-        self.processes = [
-            subprocess.Popen([*command, a], cwd=ROOT, stdout=subprocess.DEVNULL)
-            for a in self.addresses
-        ]
-        self.channels: list[grpc.aio.Channel] = []
-
-    async def connect(self) -> None:
-        self.channels = [grpc.aio.insecure_channel(a) for a in self.addresses]
-        for channel in self.channels:
-            await asyncio.wait_for(channel.channel_ready(), 30)
-
-    async def close(self) -> None:
-        for channel in self.channels:
-            await channel.close(None)
-        for process in self.processes:
-            process.terminate()
-            process.wait()
-        shutil.rmtree(self.folder, ignore_errors=True)
-
-
 async def play(streams: Sequence[Stream], games: Deals) -> None:
     """Every game of `games` on each group of 4 streams (groups at once): each seat's
     requests of a game, the 4 seats of a group at once, request by request."""
@@ -141,7 +111,9 @@ async def measure(args: argparse.Namespace) -> None:
     # a deal of its own for every game (seed), the same games in every round
     games = [[play_requests(f"g{g}", seat, g) for seat in range(SEATS)] for g in range(args.games)]
     messages = args.matches * sum(len(requests) for game in games for requests in game)
-    bots, echoes = BotServers(args.matches * SEATS), EchoServers(args.matches * SEATS)
+    random_bot = [sys.executable, "-m", "example_bots.random_bot", "--listen"]
+    bots = ServerProcesses(random_bot, args.matches * SEATS, "bot", quiet=True)
+    echoes = EchoServers(args.matches * SEATS)
     figures: dict[str, list[tuple[float, float]]] = {"sdk": [], "echo": []}
     try:
         await bots.connect()

@@ -48,12 +48,13 @@ import asyncio
 import contextlib
 import dataclasses
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Iterable, Iterator
+from collections.abc import Awaitable, Iterable, Iterator, Sequence
 from concurrent import futures
 from pathlib import Path
 
@@ -100,25 +101,25 @@ def serve_echo(address: str) -> None:
     server.wait_for_termination()
 
 
-class EchoServers:
-    """Echo server processes, each on a private Unix socket, with a channel to each."""
+class ServerProcesses:
+    """`count` server processes, each started as `command` + its private Unix socket's
+    address (``unix:...``), with a channel to each once connected. `name` names the
+    temporary folder and the sockets; `quiet` sends the servers' output to /dev/null."""
 
-    def __init__(self, count: int) -> None:
-        self.folder = tempfile.mkdtemp(prefix="bullring-echo-")
-        self.addresses = [f"unix:{self.folder}/echo{i}.sock" for i in range(count)]
+    def __init__(self, command: Sequence[str], count: int, name: str, quiet: bool = False) -> None:
+        self.folder = tempfile.mkdtemp(prefix=f"bullring-{name}-")
+        self.addresses = [f"unix:{self.folder}/{name}{i}.sock" for i in range(count)]
+        output = subprocess.DEVNULL if quiet else None
         self.processes = [
-            subprocess.Popen(
-                [sys.executable, "-m", "benchmarks.referee", "--echo-server", address], cwd=ROOT
-            )
+            subprocess.Popen([*command, address], cwd=ROOT, stdout=output)
             for address in self.addresses
         ]
         self.channels: list[grpc.aio.Channel] = []
 
-    async def connect(self) -> list[Echo]:
+    async def connect(self) -> None:
         self.channels = [grpc.aio.insecure_channel(a) for a in self.addresses]
         for channel in self.channels:
             await asyncio.wait_for(channel.channel_ready(), 30)
-        return [c.unary_unary(ECHO_METHOD, None, None) for c in self.channels]
 
     async def close(self) -> None:
         for channel in self.channels:
@@ -126,6 +127,20 @@ class EchoServers:
         for process in self.processes:
             process.terminate()
             process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class EchoServers(ServerProcesses):
+    """This module's echo servers (``--echo-server``)."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(
+            [sys.executable, "-m", "benchmarks.referee", "--echo-server"], count, "echo"
+        )
+
+    def unary_echoes(self) -> list[Echo]:
+        """A unary echo call per connected server."""
+        return [c.unary_unary(ECHO_METHOD, None, None) for c in self.channels]
 
 
 @dataclasses.dataclass
@@ -278,7 +293,8 @@ async def run(args: argparse.Namespace) -> tuple[list[Round], int]:
     fleet = EchoServers(args.concurrency * args.players + 1)
     try:
         async with BotPool() as pool:
-            echoes = await fleet.connect()
+            await fleet.connect()
+            echoes = fleet.unary_echoes()
             bench = Bench(args, pool, echoes[:-1], echoes[-1])
             bench.fanout_pids = [p.pid for p in fleet.processes[:-1]]
             # Warm up: start the processes the concurrent matches need, and the echoes.
