@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent import futures
 from dataclasses import dataclass, field
-from types import FrameType
 from typing import NoReturn
 
 import grpc
@@ -39,6 +37,7 @@ from sdk.errors import BullringError
 from sdk.match import DecisionClock
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
+from sdk.stop_signals import StopSignals
 from sdk.view_decoder import ViewDecoder
 
 log = logging.getLogger("sdk.runtime")
@@ -274,24 +273,14 @@ def serve(factory: BotFactory, listen: str | None = None, grace: float = GRACE_S
 
     Prints ``LISTENING <address>`` on stdout once calls are accepted.
     """
-    stop = threading.Event()
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        stop.set()
-
-    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
-    try:
+    with StopSignals() as signals:
         server = BotServer(factory, listen or listen_address())
         server.start()
         print(f"LISTENING {server.address}", flush=True)
-        while not stop.wait(3600):
-            pass
+        signals.wait()
         started = time.monotonic()
         server.stop(grace)
         log.info("stopped in %.2fs", time.monotonic() - started)
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
 def run(factory: BotFactory, listen: str | None = None) -> NoReturn:

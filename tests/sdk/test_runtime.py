@@ -212,6 +212,14 @@ def test_sigterm_exits_zero_promptly(tmp_path: Path) -> None:
     assert stop_bot(running) == 0
 
 
+def test_sigterm_the_moment_a_bot_listens_stops_it(tmp_path: Path) -> None:
+    # The main thread has only just printed LISTENING: a handler that took a lock there
+    # deadlocked about one bot in a hundred under load (sdk/stop_signals.py).
+    for i in range(8):
+        running = start_bot(f"unix:{tmp_path / f'bot{i}.sock'}")
+        assert stop_bot(running) == 0
+
+
 def test_a_bad_listen_address_is_a_one_line_error() -> None:
     result = subprocess.run(
         [sys.executable, str(BOT), "--listen", "nonsense"],
