@@ -186,8 +186,9 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
     def legal_options(self, seat: int) -> list[Option]:
         if self.phase is _PICK and 0 <= seat < self.players and not self.picks[seat]:
             return [CARD_OPTIONS[c] for c in self.hands[seat]]
-        kind = self.decision_kind(seat)
-        if kind == DecisionKind.DRAFT_CARD:
+        if self.phase is _CHOOSE and seat == self.chooser:
+            return list(self.choices)
+        if self.decision_kind(seat) == DecisionKind.DRAFT_CARD:
             return [CARD_OPTIONS[c] for c in self.pool]
         return list(self.choices)
 
@@ -467,7 +468,29 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
 
 
 def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> SixNimmtState:
-    """A new game (`variant` a preset name, `options` resolved, `players` checked)."""
-    state = SixNimmtState(Rules.build(variant, options, players), seed)
+    """A new game (`variant` a preset name, `options` resolved, `players` checked).
+
+    The state is filled in here rather than by ``SixNimmtState.__init__``, whose lists
+    the deal would replace at once: the same state, made with less work."""
+    rules = Rules.build(variant, options, players)
+    state = _new_state(SixNimmtState)
+    state.rules = rules
+    state.variant = rules.variant
+    state.players = players
+    state.seed = seed
+    state.round = 1
+    state.totals = [0] * players
+    state.pool = []
+    state.drafter = -1
+    state.chooser = -1
+    state.choices = ()
+    state._log = []
+    state._events = []
+    state._all_seats = _SEATS[players]
     state._start_round()
     return state
+
+
+_new_state = object.__new__
+_SEATS: tuple[tuple[int, ...], ...] = tuple(tuple(range(n)) for n in range(11))
+"""_SEATS[n]: every seat of an n-player game (shared: tuples are immutable)."""
