@@ -33,7 +33,7 @@ from collections.abc import Sequence
 # isort: off
 # The referee package first: it tunes gRPC's I/O engine before grpc loads, and the
 # servers started from here inherit the setting (referee/grpc_tuning.py).
-from referee.bot_client import _play_decide
+from referee.bot_transport import play_decide
 import grpc
 import grpc.aio
 
@@ -79,7 +79,7 @@ def play_requests(match_id: str, seat: int, seed: int = 7) -> list[bytes]:
                 request = encoder.decide_request(
                     match_id, seat, decisions, ask.view, ask.options, 1000, 5000, sent
                 )
-                requests.append(_play_decide(request))
+                requests.append(play_decide(request))
                 sent, decisions = len(ask.view.header.history), decisions + 1
         driver.apply_choices(state, step, [0] * len(step))
     outcome = MatchOutcome(scores=(0,) * SEATS, ranks=(1,) * SEATS, faults=0, forfeited=False)

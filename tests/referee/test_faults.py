@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from referee.bot_client import CRASH_WAIT_S, DETAIL_CHARS, END_MATCH_TIMEOUT_S, STREAM_END_GRACE_S
+from referee.bot_client import CRASH_WAIT_S, END_MATCH_TIMEOUT_S
+from referee.bot_transport import DETAIL_CHARS, STREAM_END_GRACE_S
 from referee.match import play_match, run_match
 from referee.process import BotPool
 from referee.replay import resimulate
