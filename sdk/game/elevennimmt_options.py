@@ -1,9 +1,9 @@
 """11 nimmt!: which options are legal on a turn, the engine's hot path.
 
 :class:`ElevenNimmtOptions` is a base of :class:`sdk.game.elevennimmt_rules.ElevenNimmtState`
-and holds no state of its own: the turn's PLAY options in canonical order (card, then pile),
-the piles a turn may still play on (b bull cards: b piles, at least 1), and the quick
-legality check of one option.
+and holds no state of its own: the piles a turn may still play on (b bull cards: b piles, at
+least 1), as the bit set of their start tops, and the quick legality check of one option.
+The option list itself is :mod:`sdk.game.elevennimmt_turnoptions`.
 """
 
 from __future__ import annotations
@@ -11,10 +11,7 @@ from __future__ import annotations
 from sdk.game.core import Option, OptionKind
 from sdk.game.elevennimmt_table import (
     BITS,
-    PILE_BITS,
-    PLAY_OPTIONS,
     REACH,
-    TOPS_OF,
     WINDOW,
     Phase,
 )
@@ -37,9 +34,7 @@ class ElevenNimmtOptions:
     plays: list[tuple[int, int]]
     steal_targets: list[int]
     _tops_cache: tuple[list[int] | None, int]
-    _pile_at: list[int]
-    """_pile_at[top]: the pile of each of this turn's start tops (entries of other cards
-    are stale: kept up to date by the rules as piles are played on, taken and added)."""
+    """The start tops list and its tops as a bit set."""
 
     def _is_legal(self, seat: int, option: Option) -> bool:
         """A quick legality check of one option (the same rules as legal_options)."""
@@ -67,17 +62,11 @@ class ElevenNimmtOptions:
 
     def _open_tops(self, seat: int) -> int:
         """The start tops of the piles this turn may still play on, as a bit set: with b
-        bull cards at most b piles (one pile, one card with none). The set of all start
-        tops is kept with the turn's start_tops list (a new list every turn)."""
+        bull cards at most b piles (one pile, one card with none)."""
         tops = self.start_tops
         cache = self._tops_cache
-        if cache[0] is tops:
-            mask = cache[1]
-        else:
-            mask = 0
-            for top in tops:
-                mask |= BITS[top]
-            self._tops_cache = (tops, mask)
+        if cache[0] is not tops:
+            cache = self._cache_tops()
         plays = self.plays
         if plays:
             used = {pile for _, pile in plays}
@@ -85,7 +74,18 @@ class ElevenNimmtOptions:
                 mask = 0
                 for pile in used:
                     mask |= BITS[tops[pile]]
-        return mask
+                return mask
+        return cache[1]
+
+    def _cache_tops(self) -> tuple[list[int] | None, int]:
+        """The bit set of the start tops, kept with the start_tops list it describes (the
+        engine sets it at every turn's start; this is for other states)."""
+        tops = self.start_tops
+        mask = 0
+        for top in tops:
+            mask |= BITS[top]
+        self._tops_cache = cache = (tops, mask)
+        return cache
 
     def _has_play(self, seat: int) -> bool:
         mask = self._open_tops(seat)
@@ -93,22 +93,3 @@ class ElevenNimmtOptions:
             if mask & REACH[card]:
                 return True
         return False
-
-    def _play_options(self, seat: int, options: list[Option]) -> list[Option]:
-        """`options` extended by the PLAY options of this turn in canonical order (card,
-        then pile): each hand card's fitting start tops (REACH[card] & the open tops,
-        listed by TOPS_OF) made into keys card << PILE_BITS | pile through the start tops'
-        piles (_pile_at), the keys sorted (they sort as (card, pile) does)."""
-        mask = self._open_tops(seat)
-        pile_at = self._pile_at
-        keys = [
-            card << PILE_BITS | pile_at[top]
-            for card in self.hands[seat]
-            for top in TOPS_OF[REACH[card] & mask]
-        ]
-        keys.sort()
-        options += map(_PLAY_OPTION, keys)
-        return options
-
-
-_PLAY_OPTION = PLAY_OPTIONS.__getitem__

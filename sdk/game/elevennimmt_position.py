@@ -121,8 +121,6 @@ def from_view(view: View, rng: random.Random) -> ElevenNimmtState:
         return state
     state.turn = header.to_move[0]
     state.start_tops = list(view.turn_start_tops)
-    for pile, top in enumerate(state.start_tops):  # mid-turn: the start tops' piles
-        state._pile_at[top] = pile
     state.plays = list(view.turn_plays)
     last = header.history[-1]
     if last.kind == EventKind.TAKE and len(last.cards) >= BULL_PILE:

@@ -39,11 +39,9 @@ from sdk.game.elevennimmt_table import (
     BULL_CARDS,
     BULL_PILE,
     DECK,
-    END_TURN,
     HAND_SIZE,
     NAME,
     REACH,
-    ROW_OPTIONS,
     STEAL_OPTIONS,
     Phase,
     next_starter,
@@ -52,6 +50,7 @@ from sdk.game.elevennimmt_table import (
     stack,
     steal_targets,
 )
+from sdk.game.elevennimmt_turnoptions import turn_options
 from sdk.game.engine_support import (
     make_header,
     position_history,
@@ -83,11 +82,9 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
     COPY_LISTS = (
         "totals",
         "_tops",
-        "_pile_at",
         "deck",
         "unused",
         "bulls",
-        "start_tops",
         "plays",
         "steal_targets",
         *EventLog.LOG_LISTS,
@@ -109,7 +106,9 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         self.bulls = [0] * players
         self.supply = BULL_CARDS
         self.phase = Phase.PLAY
-        self.start_tops: list[int] = []  # pile tops when the turn began
+        # Pile tops when the turn began: a new list every turn, never changed in place (clones
+        # and option lists share it).
+        self.start_tops: list[int] = []
         self.plays: list[tuple[int, int]] = []  # this turn's (card, pile)
         self.steal_targets: list[int] = []
         self._log: list[Record] = []
@@ -117,7 +116,6 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         self._tops: list[int] = []  # every pile's top card now (see _set_piles)
         self._top_mask = 0  # the same as a bit set
         self._tops_cache: tuple[list[int] | None, int] = (None, 0)  # see _open_tops
-        self._pile_at = [0] * len(BITS)  # see ElevenNimmtOptions._pile_at
 
     # ----- construction -------------------------------------------------------------
 
@@ -204,11 +202,10 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         if self.phase is not _PLAY or seat != self.turn:
             require_pending(self.pending(), seat)
             return [STEAL_OPTIONS[t] for t in self.steal_targets]
+        mask = self._open_tops(seat)
         if not self.plays:
-            return self._play_options(seat, ROW_OPTIONS[: len(self.piles)])
-        options = self._play_options(seat, [])
-        options.append(END_TURN)
-        return options
+            return turn_options(self.hands[seat], mask, self.start_tops, len(self.piles), 0)
+        return turn_options(self.hands[seat], mask, self.start_tops, 0, 1)
 
     def apply(self, seat: int, option: Option) -> None:
         phase = self.phase
@@ -332,10 +329,8 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         self.piles = piles
         self._tops = [pile[-1] for pile in piles]
         self._top_mask = 0
-        pile_at = self._pile_at
-        for pile, top in enumerate(self._tops):
+        for top in self._tops:
             self._top_mask |= BITS[top]
-            pile_at[top] = pile
 
     def _begin_turn(self, seat: int) -> None:
         self.turn, self.phase = seat, _PLAY
@@ -344,7 +339,8 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         self.plays = []
 
     def _play(self, seat: int, card: int, pile: int) -> None:
-        hand = self.hands[seat]
+        # A new hand list: option lists made before keep the old one (elevennimmt_turnoptions).
+        hand = self.hands[seat] = self.hands[seat].copy()
         hand.remove(card)
         plays = self.plays
         cards = self.piles[pile]
@@ -357,7 +353,6 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         if old != new:
             self._tops[pile] = new
             self._top_mask ^= BITS[old] | BITS[new]
-            self._pile_at[new] = pile
         plays.append((card, pile))
         self._log.append((_K_PLACE, seat, card, pile, 0, self.round))
         if not self.bulls[seat] or not hand or not self._has_play(seat):
@@ -365,11 +360,8 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
 
     def _take(self, seat: int, pile: int) -> None:
         cards = self.piles.pop(pile)
-        tops = self._tops
-        self._top_mask ^= BITS[tops.pop(pile)]
-        pile_at = self._pile_at
-        for top in tops[pile:]:  # the piles after it move down one
-            pile_at[top] -= 1
+        top = self._tops.pop(pile)  # the piles after it move down one
+        self._top_mask ^= BITS[top]
         self.hands[seat] = sorted(self.hands[seat] + cards)
         self._log.append((_K_TAKE, seat, 0, pile, 0, self.round, tuple(cards)))
         if len(cards) >= BULL_PILE:
@@ -403,8 +395,6 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
             piles.append([second])
             tops.append(first)
             tops.append(second)
-            pile_at = self._pile_at
-            pile_at[first], pile_at[second] = pile, pile + 1
             self._top_mask |= BITS[first] | BITS[second]
             history.append((_K_NEW_PILE, -1, first, pile, 0, self.round))
             history.append((_K_NEW_PILE, -1, second, pile + 1, 0, self.round))
@@ -414,7 +404,6 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         for _ in range(len(deck)):
             card = deck.pop()
             piles.append([card])
-            self._pile_at[card] = len(self._tops)
             self._tops.append(card)
             self._top_mask |= BITS[card]
             history.append((_K_NEW_PILE, -1, card, len(piles) - 1, 0, self.round))
