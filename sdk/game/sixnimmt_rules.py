@@ -92,6 +92,20 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
 
     def __init__(self, rules: Rules, seed: int) -> None:
         """An empty state; use :func:`new_game` or :meth:`from_position` to make one."""
+        self._begin_match(rules, seed)
+        n = rules.players
+        self.penalties = [0] * n  # heads taken this round
+        self.hands: list[list[int]] = [[] for _ in range(n)]  # sorted; a face-down pick stays
+        self.rows: list[list[int]] = [[] for _ in range(ROWS)]
+        self.piles: list[list[int]] = [[] for _ in range(n)]  # cards taken this round
+        self.unused: list[int] = []  # not in play this round (sorted)
+        self.picks = [0] * n  # face-down pick per seat this turn; 0: none yet
+        self.unpicked = n  # seats still to pick this turn
+        self.queue: list[tuple[int, int]] = []  # (card, seat) revealed, still to resolve
+        self.phase = _PICK
+
+    def _begin_match(self, rules: Rules, seed: int) -> None:
+        """The fields a round's deal (:meth:`_start_round`) leaves as they are."""
         n = rules.players
         self.rules = rules
         self.variant = rules.variant
@@ -99,22 +113,13 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         self.seed = seed
         self.round = 1
         self.totals = [0] * n  # heads of the rounds before this one
-        self.penalties = [0] * n  # heads taken this round
-        self.hands: list[list[int]] = [[] for _ in range(n)]  # sorted; a face-down pick stays
-        self.rows: list[list[int]] = [[] for _ in range(ROWS)]
-        self.piles: list[list[int]] = [[] for _ in range(n)]  # cards taken this round
-        self.unused: list[int] = []  # not in play this round (sorted)
         self.pool: list[int] = []  # Logic: face-up cards still to draft (sorted)
         self.drafter = -1
-        self.picks = [0] * n  # face-down pick per seat this turn; 0: none yet
-        self.unpicked = n  # seats still to pick this turn
-        self.queue: list[tuple[int, int]] = []  # (card, seat) revealed, still to resolve
         self.chooser = -1  # in CHOOSE: the seat deciding; its card is queue[0]
         self.choices: tuple[Option, ...] = ()  # in CHOOSE: the legal options
         self._log: list[Record] = []
         self._events: list[Event] = []
-        self.phase = _PICK
-        self._all_seats = tuple(range(n))
+        self._all_seats = _SEATS[n]
 
     @classmethod
     def from_position(
@@ -472,23 +477,10 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
 def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> SixNimmtState:
     """A new game (`variant` a preset name, `options` resolved, `players` checked).
 
-    The state is filled in here rather than by ``SixNimmtState.__init__``, whose lists
-    the deal would replace at once: the same state, made with less work."""
-    rules = Rules.build(variant, options, players)
+    The state is made without ``SixNimmtState.__init__``, whose per-round lists the deal
+    would replace at once: the same state, made with less work."""
     state = _new_state(SixNimmtState)
-    state.rules = rules
-    state.variant = rules.variant
-    state.players = players
-    state.seed = seed
-    state.round = 1
-    state.totals = [0] * players
-    state.pool = []
-    state.drafter = -1
-    state.chooser = -1
-    state.choices = ()
-    state._log = []
-    state._events = []
-    state._all_seats = _SEATS[players]
+    state._begin_match(Rules.build(variant, options, players), seed)
     state._start_round()
     return state
 
