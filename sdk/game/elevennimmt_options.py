@@ -11,9 +11,11 @@ from __future__ import annotations
 from sdk.game.core import Option, OptionKind
 from sdk.game.elevennimmt_table import (
     BITS,
-    REACH,
+    CARD_SPREAD,
+    TOP_SPREAD,
     WINDOW,
     Phase,
+    spread_of,
 )
 
 # Enum members as module constants: a class attribute lookup on an enum costs several times
@@ -33,8 +35,10 @@ class ElevenNimmtOptions:
     start_tops: list[int]
     plays: list[tuple[int, int]]
     steal_targets: list[int]
-    _tops_cache: tuple[list[int] | None, int]
-    """The start tops list and its tops as a bit set."""
+    _tops_cache: tuple[list[int] | None, int, int]
+    """The start tops list, its tops as a bit set and as a spread set."""
+    _held: list[tuple[list[int], int]]
+    """Each seat's hand list and its spread set (see elevennimmt_table)."""
 
     def _is_legal(self, seat: int, option: Option) -> bool:
         """A quick legality check of one option (the same rules as legal_options)."""
@@ -60,9 +64,9 @@ class ElevenNimmtOptions:
         used = {p for _, p in plays}
         return pile in used or len(used) < max(1, self.bulls[seat])
 
-    def _open_tops(self, seat: int) -> int:
-        """The start tops of the piles this turn may still play on, as a bit set: with b
-        bull cards at most b piles (one pile, one card with none)."""
+    def _open_tops(self, seat: int) -> tuple[int, int]:
+        """The start tops of the piles this turn may still play on, as a bit set and as a
+        spread set: with b bull cards at most b piles (one pile, one card with none)."""
         tops = self.start_tops
         cache = self._tops_cache
         if cache[0] is not tops:
@@ -71,25 +75,34 @@ class ElevenNimmtOptions:
         if plays:
             used = {pile for _, pile in plays}
             if len(used) >= max(1, self.bulls[seat]):
-                mask = 0
+                mask = spread = 0
                 for pile in used:
-                    mask |= BITS[tops[pile]]
-                return mask
-        return cache[1]
+                    top = tops[pile]
+                    mask |= BITS[top]
+                    spread |= TOP_SPREAD[top]
+                return mask, spread
+        return cache[1], cache[2]
 
-    def _cache_tops(self) -> tuple[list[int] | None, int]:
-        """The bit set of the start tops, kept with the start_tops list it describes (the
-        engine sets it at every turn's start; this is for other states)."""
+    def _cache_tops(self) -> tuple[list[int] | None, int, int]:
+        """The bit set and spread set of the start tops, kept with the start_tops list they
+        describe (the engine sets them at every turn's start; this is for other states)."""
         tops = self.start_tops
         mask = 0
         for top in tops:
             mask |= BITS[top]
-        self._tops_cache = cache = (tops, mask)
+        self._tops_cache = cache = (tops, mask, spread_of(tops, TOP_SPREAD))
         return cache
 
+    def _hand_spread(self, seat: int) -> int:
+        """The spread set of the seat's hand, kept with the hand list it describes (the
+        engine keeps it up to date as it replaces hands; this finds it for others)."""
+        hand = self.hands[seat]
+        held = self._held[seat]
+        if held[0] is hand:
+            return held[1]
+        spread = spread_of(hand, CARD_SPREAD)
+        self._held[seat] = (hand, spread)
+        return spread
+
     def _has_play(self, seat: int) -> bool:
-        mask = self._open_tops(seat)
-        for card in self.hands[seat]:  # noqa: SIM110 (a plain loop is quicker than any())
-            if mask & REACH[card]:
-                return True
-        return False
+        return bool(self._open_tops(seat)[1] & self._hand_spread(seat))

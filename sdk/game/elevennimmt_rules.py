@@ -38,19 +38,23 @@ from sdk.game.elevennimmt_table import (
     BITS,
     BULL_CARDS,
     BULL_PILE,
+    CARD_SPREAD,
     DECK,
     HAND_SIZE,
     NAME,
     REACH,
     STEAL_OPTIONS,
+    TOP_SPREAD,
+    WINDOW,
     Phase,
     next_starter,
     piles_of,
     round_points,
+    spread_of,
     stack,
     steal_targets,
 )
-from sdk.game.elevennimmt_turnoptions import turn_options
+from sdk.game.elevennimmt_turnoptions import TurnOptions, turn_options
 from sdk.game.engine_support import (
     make_header,
     position_history,
@@ -74,6 +78,8 @@ _K_ROUND_END = int(EventKind.ROUND_END)
 _TURNS = tuple((seat,) for seat in range(7))  # pending(): the seat to move
 _PLAY, _OVER, _STEAL = Phase.PLAY, Phase.OVER, Phase.STEAL  # enum members as globals: quicker
 _PLAY_KIND, _ROW_KIND, _STEAL_KIND = OptionKind.PLAY, OptionKind.ROW, OptionKind.STEAL
+_new_options = list.__new__
+_NO_HAND: tuple[list[int], int] = ([], 0)  # _held before a hand's spread set is known
 
 
 class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView]):
@@ -87,6 +93,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         "bulls",
         "plays",
         "steal_targets",
+        "_held",
         *EventLog.LOG_LISTS,
     )
     COPY_NESTED = ("hands", "piles")
@@ -115,7 +122,10 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         self._events: list[Event] = []
         self._tops: list[int] = []  # every pile's top card now (see _set_piles)
         self._top_mask = 0  # the same as a bit set
-        self._tops_cache: tuple[list[int] | None, int] = (None, 0)  # see _open_tops
+        self._top_spread = 0  # and as a spread set (elevennimmt_table)
+        self._tops_cache: tuple[list[int] | None, int, int] = (None, 0, 0)  # see _open_tops
+        # Each seat's hand list and its spread set (a hand list is replaced, never changed).
+        self._held: list[tuple[list[int], int]] = [_NO_HAND] * players
 
     # ----- construction -------------------------------------------------------------
 
@@ -178,6 +188,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         self.hands = [
             sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(self.players)
         ]
+        self._held = [(hand, spread_of(hand, CARD_SPREAD)) for hand in self.hands]
         self.deck = cards[self.players * HAND_SIZE :]
         self._set_piles([[self.deck.pop()]])
         self.bulls = [0] * self.players
@@ -202,16 +213,44 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         if self.phase is not _PLAY or seat != self.turn:
             require_pending(self.pending(), seat)
             return [STEAL_OPTIONS[t] for t in self.steal_targets]
-        mask = self._open_tops(seat)
-        if not self.plays:
-            return turn_options(self.hands[seat], mask, self.start_tops, len(self.piles), 0)
-        return turn_options(self.hands[seat], mask, self.start_tops, 0, 1)
+        tops = self.start_tops
+        cache = self._tops_cache
+        hand = self.hands[seat]
+        held = self._held[seat]
+        if self.plays or cache[0] is not tops or held[0] is not hand:
+            mask, spread = self._open_tops(seat)
+            fits = spread & self._hand_spread(seat)
+            if not self.plays:
+                return turn_options(hand, mask, tops, len(self.piles), 0, fits)
+            return turn_options(hand, mask, tops, 0, 1, fits)
+        # The turn's first decision, written out: ROW for every pile, then every play.
+        options = _new_options(TurnOptions)
+        options._hand = hand
+        options._open = cache[1]
+        options._tops = tops
+        rows = options._rows = len(self.piles)
+        options._end = 0
+        fits = options._fits = cache[2] & held[1]
+        options._size = rows + fits.bit_count()
+        return options
 
     def apply(self, seat: int, option: Option) -> None:
         phase = self.phase
         if phase is _OVER or seat != self.turn:
             require_pending(self.pending(), seat)
         kind = option.kind
+        if kind is _PLAY_KIND and phase is _PLAY:  # _is_legal's check of a play, written out
+            card, pile = option.card, option.row
+            tops = self.start_tops
+            if not (
+                0 <= pile < len(tops)
+                and card in self.hands[seat]
+                and 1 <= (card - tops[pile]) % 100 <= WINDOW
+                and (not self.plays or self._may_use(seat, pile))
+            ):
+                require_legal(seat, option, self.legal_options(seat))
+            self._play(seat, card, pile)
+            return
         if kind == _ROW_KIND and phase is _PLAY:  # _is_legal's check of a take, written out
             if self.plays or not 0 <= option.row < len(self.piles):
                 require_legal(seat, option, self.legal_options(seat))
@@ -246,7 +285,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
             if phase is _PLAY:
                 # Count the plays (as legal_options lists them) before finding the chosen one.
                 hand = self.hands[seat]
-                mask = self._open_tops(seat)
+                mask = self._open_tops(seat)[0]
                 counts = [(mask & REACH[card]).bit_count() for card in hand]
                 plays = sum(counts)
                 if self.plays:  # plays, then END_TURN
@@ -331,17 +370,22 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         self._top_mask = 0
         for top in self._tops:
             self._top_mask |= BITS[top]
+        self._top_spread = spread_of(self._tops, TOP_SPREAD)
 
     def _begin_turn(self, seat: int) -> None:
         self.turn, self.phase = seat, _PLAY
         tops = self.start_tops = self._tops[:]
-        self._tops_cache = (tops, self._top_mask)
+        self._tops_cache = (tops, self._top_mask, self._top_spread)
         self.plays = []
 
     def _play(self, seat: int, card: int, pile: int) -> None:
         # A new hand list: option lists made before keep the old one (elevennimmt_turnoptions).
-        hand = self.hands[seat] = self.hands[seat].copy()
+        old_hand = self.hands[seat]
+        hand = self.hands[seat] = old_hand.copy()
         hand.remove(card)
+        held = self._held[seat]
+        if held[0] is old_hand:
+            self._held[seat] = (hand, held[1] ^ CARD_SPREAD[card])
         plays = self.plays
         cards = self.piles[pile]
         if plays:
@@ -353,6 +397,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         if old != new:
             self._tops[pile] = new
             self._top_mask ^= BITS[old] | BITS[new]
+            self._top_spread ^= TOP_SPREAD[old] | TOP_SPREAD[new]
         plays.append((card, pile))
         self._log.append((_K_PLACE, seat, card, pile, 0, self.round))
         if not self.bulls[seat] or not hand or not self._has_play(seat):
@@ -362,7 +407,15 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         cards = self.piles.pop(pile)
         top = self._tops.pop(pile)  # the piles after it move down one
         self._top_mask ^= BITS[top]
-        self.hands[seat] = sorted(self.hands[seat] + cards)
+        self._top_spread ^= TOP_SPREAD[top]
+        old_hand = self.hands[seat]
+        hand = self.hands[seat] = sorted(old_hand + cards)
+        held = self._held[seat]
+        if held[0] is old_hand:
+            spread = held[1]
+            for card in cards:
+                spread |= CARD_SPREAD[card]
+            self._held[seat] = (hand, spread)
         self._log.append((_K_TAKE, seat, 0, pile, 0, self.round, tuple(cards)))
         if len(cards) >= BULL_PILE:
             if self.supply:
@@ -396,6 +449,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
             tops.append(first)
             tops.append(second)
             self._top_mask |= BITS[first] | BITS[second]
+            self._top_spread |= TOP_SPREAD[first] | TOP_SPREAD[second]
             history.append((_K_NEW_PILE, -1, first, pile, 0, self.round))
             history.append((_K_NEW_PILE, -1, second, pile + 1, 0, self.round))
             self._finish_turn(seat)
@@ -406,6 +460,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
             piles.append([card])
             self._tops.append(card)
             self._top_mask |= BITS[card]
+            self._top_spread |= TOP_SPREAD[card]
             history.append((_K_NEW_PILE, -1, card, len(piles) - 1, 0, self.round))
         self._finish_turn(seat, ending)
 
@@ -416,7 +471,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         else:  # _begin_turn, written out
             self.turn, self.phase = (seat + 1) % self.players, _PLAY
             tops = self.start_tops = self._tops[:]
-            self._tops_cache = (tops, self._top_mask)
+            self._tops_cache = (tops, self._top_mask, self._top_spread)
             self.plays = []
 
     def _end_round(self) -> None:

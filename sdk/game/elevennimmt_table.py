@@ -61,6 +61,29 @@ WINDOW_MASKS = [sum(1 << card for card in DECK if playable(card, top)) for top i
 """WINDOW_MASKS[top]: the cards that fit a pile with that top, as a bit set (bit c: card c)."""
 BITS = tuple(1 << card for card in range(101))
 
+# Spread sets count and find the legal plays of a hand in a few integer operations. A spread
+# set gives each card c the ten bits 10c .. 10c + 9 (WINDOW bits), one for each distance d =
+# 1 .. 10 (bit 10c + d - 1). TOP_SPREAD[top] sets, for each card the top lets be played
+# (top + d, counting 100 -> 1), the bit of its distance; CARD_SPREAD[card] sets all ten bits
+# of the card. So (the tops' spread & the hand's spread) has one bit for each legal (card,
+# top) pair, and its bit_count() is the number of plays.
+TOP_SPREAD = (
+    0,
+    *(
+        sum(1 << (WINDOW * ((top + d - 1) % len(DECK) + 1) + d - 1) for d in range(1, WINDOW + 1))
+        for top in DECK
+    ),
+)
+CARD_SPREAD = tuple(((1 << WINDOW) - 1) << (WINDOW * card) for card in range(101))
+
+
+def spread_of(cards: Sequence[int], spreads: Sequence[int]) -> int:
+    """The spread set of `cards` (spreads is TOP_SPREAD for tops, CARD_SPREAD for a hand)."""
+    total = 0
+    for card in cards:
+        total |= spreads[card]
+    return total
+
 
 class TopsOf(dict[int, tuple[int, ...]]):
     """TOPS_OF[tops]: the cards of the bit set `tops` (bit t: top t), ascending. Made on

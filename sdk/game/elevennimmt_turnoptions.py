@@ -8,9 +8,11 @@ so no list can be kept for long.
 
 :class:`TurnOptions` is a ``list`` (the type ``GameState.legal_options`` promises) holding
 what the options follow from: the hand, the bit set of the open pile tops, the turn's
-start tops, whether the ROW options come first and END_TURN last. ``len()`` counts the
-options and ``options[i]`` (an int) finds the i-th without listing the others; anything
-else (iteration, other indexes, slices, ``in``, comparisons, every list method) first
+start tops, whether the ROW options come first and END_TURN last, and the plays' spread
+set (one bit per legal (card, top) pair, see ``elevennimmt_table``), whose bit count is the
+number of plays. ``len()`` is known from the start, and ``options[i]`` (an int) finds the
+i-th without listing the others, counting each card's plays from the nearer end of the
+hand; anything else (iteration, other indexes, slices, ``in``, comparisons, every list method) first
 lists them all into the list itself, in the same canonical order as before, and then is
 the plain list operation. Copies and pickles are plain lists.
 
@@ -49,7 +51,7 @@ class TurnOptions(list[Option]):
     for every pile (before the turn's first card), the PLAY options by card then pile,
     END_TURN (after a card). Build one with :func:`turn_options`."""
 
-    __slots__ = ("_end", "_hand", "_open", "_rows", "_size", "_tops")
+    __slots__ = ("_end", "_fits", "_hand", "_open", "_rows", "_size", "_tops")
 
     _hand: list[int] | None
     """The hand (never changed in place by the engine); None once the options are listed."""
@@ -57,7 +59,8 @@ class TurnOptions(list[Option]):
     _tops: list[int]  # the turn's start tops (pile i's top when the turn began)
     _rows: int  # how many ROW options come first (the piles; 0 after the turn's first card)
     _end: int  # 1 when END_TURN comes last
-    _size: int  # the length, once counted (-1 before)
+    _fits: int  # the spread set of the plays (elevennimmt_table): a bit per (card, top)
+    _size: int  # the length
 
     def __init__(self, options: Iterable[Option] = ()) -> None:
         """A list already holding `options` (the engine makes its lists with
@@ -66,17 +69,9 @@ class TurnOptions(list[Option]):
         list.__init__(self, options)
 
     def __len__(self) -> int:
-        hand = self._hand
-        if hand is None:
+        if self._hand is None:
             return _list_len(self)
-        size = self._size
-        if size < 0:
-            mask = self._open
-            size = self._rows + self._end
-            for card in hand:
-                size += (REACH[card] & mask).bit_count()
-            self._size = size
-        return size
+        return self._size
 
     @overload
     def __getitem__(self, index: SupportsIndex) -> Option: ...
@@ -91,28 +86,42 @@ class TurnOptions(list[Option]):
                 self._fill()
             return _list_getitem(self, index)
         if index < 0:
-            index += self.__len__()
+            index += self._size
             if index < 0:
                 raise IndexError("list index out of range")
         rows = self._rows
         if index < rows:
             return ROW_OPTIONS[index]
         index -= rows
+        plays = self._size - rows - self._end
+        if index >= plays:
+            if index == plays and self._end:
+                return END_TURN
+            raise IndexError("list index out of range")
+        # The card: count each card's plays from the nearer end of the hand.
         mask = self._open
-        for card in hand:
-            fits = REACH[card] & mask
-            if fits:
-                count = fits.bit_count()
-                if index < count:
-                    if count == 1:
-                        pile = self._tops.index(fits.bit_length() - 1)
-                    else:
-                        pile = sorted(map(self._tops.index, TOPS_OF[fits]))[index]
-                    return PLAY_OPTIONS[card << PILE_BITS | pile]
-                index -= count
-        if index == 0 and self._end:
-            return END_TURN
-        raise IndexError("list index out of range")
+        if index + index < plays:
+            for card in hand:
+                tops = REACH[card] & mask
+                if tops:
+                    count = tops.bit_count()
+                    if index < count:
+                        break
+                    index -= count
+        else:
+            index = plays - index  # counted from the end, 1 for the last play
+            for card in reversed(hand):
+                tops = REACH[card] & mask
+                if tops:
+                    count = tops.bit_count()
+                    if index <= count:
+                        index = count - index
+                        break
+                    index -= count
+        if index == 0 and not tops & (tops - 1):  # the card fits one pile
+            return PLAY_OPTIONS[card << PILE_BITS | self._tops.index(tops.bit_length() - 1)]
+        pile = sorted(map(self._tops.index, TOPS_OF[tops]))[index]
+        return PLAY_OPTIONS[card << PILE_BITS | pile]
 
     def _fill(self) -> None:
         """List every option into the list itself (in canonical order; once)."""
@@ -297,16 +306,18 @@ def _filled(other: object) -> None:
 
 
 def turn_options(
-    hand: list[int], open_tops: int, tops: list[int], rows: int, end: int
+    hand: list[int], open_tops: int, tops: list[int], rows: int, end: int, fits: int
 ) -> TurnOptions:
     """The options of a PLAY_OR_TAKE decision (see :class:`TurnOptions`): `rows` ROW options
     first, the PLAY options of `hand` onto the piles whose start tops (`tops`) are in the
-    bit set `open_tops`, END_TURN last when `end`."""
+    bit set `open_tops` (`fits`: their spread set, elevennimmt_table), END_TURN last when
+    `end`."""
     options = _new_list(TurnOptions)
     options._hand = hand
     options._open = open_tops
     options._tops = tops
     options._rows = rows
     options._end = end
-    options._size = -1
+    options._fits = fits
+    options._size = rows + end + fits.bit_count()
     return options
