@@ -8,6 +8,7 @@ record (:func:`sdk.codec.history_record`).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
 from typing import overload
 
@@ -45,7 +46,7 @@ class ViewDecoder:
     history (:class:`WireHistory`): a bot that never reads it never pays for it.
     """
 
-    __slots__ = ("_events", "_records", "_wire")
+    __slots__ = ("_building", "_events", "_records", "_wire")
 
     def __init__(self) -> None:
         # The session's history: _wire holds every entry's message, _events the events
@@ -54,6 +55,7 @@ class ViewDecoder:
         self._events: list[Event] = []
         self._wire: list[pb.Event] = []
         self._records: bytes | None = b""  # None: unknown (after a delta)
+        self._building = threading.Lock()  # held by a view building events (WireHistory)
 
     def decode(self, msg: pb.View, history_offset: int = 0) -> View:
         header = msg.header
@@ -78,7 +80,7 @@ class ViewDecoder:
             self._events = self._events[:offset]
         self._wire.extend(entries)
         self._records = None
-        return WireHistory(self._events, self._wire)
+        return WireHistory(self._events, self._wire, self._building)
 
     def _history(self, header: pb.Header) -> History:
         """The whole history of `header` (offset 0), taking only its new entries when it
@@ -94,15 +96,15 @@ class ViewDecoder:
                     check_event(entry)
                 self._wire.extend(tail)
                 self._records += tail_records
-                return WireHistory(self._events, self._wire)
+                return WireHistory(self._events, self._wire, self._building)
         for entry in entries:
             check_event(entry)
         records = b"".join([_record(e.SerializeToString()) for e in entries])
         if not _is_history_suffix(wire, records):  # not a plain history: no session log
             self._events, self._wire, self._records = [], [], b""
-            return WireHistory([], list(entries))
+            return WireHistory([], list(entries), self._building)
         self._events, self._wire, self._records = [], list(entries), records
-        return WireHistory(self._events, self._wire)
+        return WireHistory(self._events, self._wire, self._building)
 
 
 class WireHistory(History):
@@ -111,23 +113,29 @@ class WireHistory(History):
 
     It is a :class:`History` in every way (equal to the same events in any sequence,
     hashed as their tuple, pickled as a plain History); reading any event builds every
-    event of the window not built yet, once, for every view that shares them.
+    event of the window not built yet, once, for every view that shares them, under the
+    session's lock (views of one session may be read from several threads at once).
     """
 
-    __slots__ = ("_wire",)
+    __slots__ = ("_building", "_wire")
 
-    def __init__(self, events: list[Event], wire: list[pb.Event]) -> None:
+    def __init__(self, events: list[Event], wire: list[pb.Event], building: threading.Lock):
         """`events`: the events built so far from the first entries of `wire` (both
-        append-only lists, shared with the decoder and its other views)."""
+        append-only lists, shared with the decoder and its other views); `building`: the
+        lock every view sharing `events` builds under."""
         self._events = events
         self._wire = wire
         self._length = len(wire)
+        self._building = building
 
     def _fill(self) -> None:
-        events = self._events
-        built = len(events)
-        if built < self._length:
-            events.extend([event_from_proto(e) for e in self._wire[built : self._length]])
+        if len(self._events) < self._length:
+            with self._building:
+                events = self._events
+                built = len(events)
+                if built < self._length:
+                    new = [event_from_proto(e) for e in self._wire[built : self._length]]
+                    events.extend(new)
 
     @overload
     def __getitem__(self, index: int) -> Event: ...

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import pickle
 import random
+import sys
+import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import cast
@@ -184,3 +186,42 @@ def test_an_unknown_event_in_a_delta_is_refused_at_once() -> None:
     bad.view.header.history[0].kind = cast(pb.EventKind.ValueType, 99)
     with pytest.raises(codec.CodecError, match="unknown event kind 99"):
         decoder.decode(bad.view, bad.history_offset)
+
+
+def test_threads_reading_unread_histories_at_once_build_each_event_once() -> None:
+    """Views of one session share their events: threads reading several unread views at
+    once (a bot's helper threads, or a view kept from an earlier decision) must each see
+    exactly the engine's history, the shared events built once, never twice."""
+    asks = [a for a in _game_deltas(seed=8) if a[0] == 0]  # one seat's session
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # hand the GIL over as often as possible
+    try:
+        for attempt in range(20):
+            decoder = ViewDecoder()
+            views = [
+                (view, decoder.decode(request.view, request.history_offset))
+                for _, view, request in asks
+            ]
+            mismatches: list[int] = []
+            orders = [
+                random.Random(attempt * 10 + t).sample(range(len(views)), len(views))
+                for t in range(4)
+            ]
+            threads = [
+                threading.Thread(target=_read, args=(views, order, mismatches)) for order in orders
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert mismatches == []
+    finally:
+        sys.setswitchinterval(switch)
+
+
+def _read(views: list[tuple[View, View]], order: list[int], mismatches: list[int]) -> None:
+    """Read the histories of `views` (engine's, decoded) in `order`; note each that differs."""
+    for k in order:
+        expected, got = views[k]
+        if got.header.history != expected.header.history:
+            mismatches.append(k)
