@@ -305,7 +305,9 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
     def set_hands(self, hands: list[list[int]]) -> None:
         """Give every seat its (sorted) hand. ``hand_options[seat]`` holds the option of
         each card of ``hands[seat]``, in the same order, so that ``legal_options`` of a
-        pick is a copy of that list; every change to a hand changes both."""
+        pick is a copy of that list; every change to a hand changes both. Code outside
+        the engine that changes ``hands`` (a hand-made determinization) must call this
+        afterwards, or a pick's options are the old hand's."""
         self.hands = hands
         self.hand_options = [[CARD_OPTIONS[c] for c in hand] for hand in hands]
 
