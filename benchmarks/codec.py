@@ -4,7 +4,10 @@ the match runner does) and the bot's decode (bytes -> message -> view).
 Run: ``.venv/bin/python -m benchmarks.codec``. The referee's encode is timed per decision
 over whole games in order, with a fresh encoder for each game (its caches start empty,
 as every match's do): "whole" sends every view's whole history, "deltas" only the
-events the seat has not been sent yet (what a bot that keeps its history gets). Views
+events the seat has not been sent yet (what a bot that keeps its history gets). The bot's
+decode is timed on a fresh message each time: alone ("decode"), with a session's decoder
+fed whole histories ("session decode") or deltas ("deltas": what the SDK's runtime gets;
+its history's events are built only when read, and "history read" reads them). Views
 come from real seeded games of every preset whose engine exists, sampled over the whole
 game (late views carry long histories), plus a synthetic late-game 6 nimmt! view with a
 600-event history as a worst case (asked again and again in one match).
@@ -95,6 +98,14 @@ def measure(label: str, samples: list[tuple[View, list[Option]]]) -> None:
         for i, (v, o) in enumerate(samples)
     ]
     encoded = [r.SerializeToString() for r in requests]
+    sent: dict[int, int] = {}  # seat -> history events it was sent
+    deltas_encoded = []  # what the referee sends a bot that keeps its history
+    for i, (view, options) in enumerate(samples):
+        seat, length = view.header.seat, len(view.header.history)
+        offset = min(sent.get(seat, 0), length)
+        request = codec.decide_request("m", seat, i, view, options, 1000, 5000, offset)
+        deltas_encoded.append(request.SerializeToString())
+        sent[seat] = length
     i = 0
 
     def encode_match(deltas: bool) -> Callable[[], None]:
@@ -137,6 +148,30 @@ def measure(label: str, samples: list[tuple[View, list[Option]]]) -> None:
         codec.options_from_proto(msg.options)
         i += 1
 
+    def decode_deltas() -> None:
+        """What the bot runtime does with deltas: the history is put together, its events
+        built only when read (and this reads none)."""
+        nonlocal i
+        k = i % len(deltas_encoded)
+        if k == 0:
+            decoders.clear()
+        msg = pb.DecideRequest.FromString(deltas_encoded[k])
+        decoders.setdefault(msg.seat, ViewDecoder()).decode(msg.view, msg.history_offset)
+        codec.options_from_proto(msg.options)
+        i += 1
+
+    def decode_deltas_read() -> None:
+        """The same, reading each view's whole history."""
+        nonlocal i
+        k = i % len(deltas_encoded)
+        if k == 0:
+            decoders.clear()
+        msg = pb.DecideRequest.FromString(deltas_encoded[k])
+        view = decoders.setdefault(msg.seat, ViewDecoder()).decode(msg.view, msg.history_offset)
+        view.header.history[-1:]  # builds every event not built yet
+        codec.options_from_proto(msg.options)
+        i += 1
+
     events = sum(len(v.header.history) for v, _ in samples) / len(samples)
     size = sum(map(len, encoded)) / len(encoded)
     i = 0
@@ -146,11 +181,17 @@ def measure(label: str, samples: list[tuple[View, list[Option]]]) -> None:
     i = 0
     dec = per_call_us(decode)
     i = 0
-    ses = f"{per_call_us(decode_session):>6.1f} us" if len(samples) > 1 else "     - "
+    ses = dd = ddr = "     - "
+    if len(samples) > 1:
+        ses = f"{per_call_us(decode_session):>6.1f} us"
+        i = 0
+        dd = f"{per_call_us(decode_deltas):>6.1f} us"
+        i = 0
+        ddr = f"{per_call_us(decode_deltas_read):>6.1f} us"
     print(
         f"{label:<22} {len(samples):>5} views {events:>5.0f} events {size:>6.0f} B  "
         f"encode whole {whole:>6.1f} us  deltas {delta:>6.1f} us  "
-        f"decode {dec:>6.1f} us  session decode {ses}"
+        f"decode {dec:>6.1f} us  session decode {ses}  deltas {dd} (history read {ddr})"
     )
 
 

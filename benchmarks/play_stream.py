@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import time
@@ -38,6 +39,8 @@ import grpc
 import grpc.aio
 
 # isort: on
+from benchmarks.league import PROJECTED as LEAGUE_MATCHES
+from benchmarks.league import TARGET_S as LEAGUE_TARGET_S
 from benchmarks.referee import ECHO_STREAM_METHOD, EchoServers, ServerProcesses, cpu_of
 from referee.encoder import MatchEncoder
 from sdk import codec
@@ -48,6 +51,7 @@ from sdk.runtime import BOT_SERVICE
 
 SEATS = 4
 PLAY_METHOD = f"/{BOT_SERVICE}/Play"
+CORES = os.cpu_count() or 1  # as benchmarks/league.py projects
 Stream = grpc.aio.StreamStreamCall[bytes, bytes]
 Deals = Sequence[Sequence[Sequence[bytes]]]  # by game, then seat: the Play requests
 
@@ -147,6 +151,7 @@ async def measure(args: argparse.Namespace) -> None:
     finally:
         await bots.close()
         await echoes.close()
+    per_match = messages / (args.matches * args.games)
     for kind, rows in figures.items():
         client_ms = statistics.median(r[0] for r in rows)
         servers_ms = statistics.median(r[1] for r in rows)
@@ -154,6 +159,22 @@ async def measure(args: argparse.Namespace) -> None:
             f"  {kind:4s} CPU ms per message (median): client {client_ms:.3f}, "
             f"servers {servers_ms:.3f}"
         )
+    print_league_floor(figures["echo"], per_match)
+
+
+def print_league_floor(echo: Sequence[tuple[float, float]], per_match: float) -> None:
+    """What the echo's figures mean for benchmarks/league.py's target: a league match sends
+    at least these messages, so their cost on bare echo servers is a floor for its CPU."""
+    echo_ms = statistics.median(client + servers for client, servers in echo)
+    floor_ms = echo_ms * per_match
+    budget_ms = LEAGUE_TARGET_S * CORES * 1000 / LEAGUE_MATCHES
+    floor_s = floor_ms * LEAGUE_MATCHES / CORES / 1000
+    print(
+        f"  a match's {per_match:.0f} messages on bare echo servers: {floor_ms:.1f} ms of CPU; "
+        f"{LEAGUE_MATCHES:,} matches on {CORES} idle cores: at least {floor_s:.0f} s for the "
+        f"messages alone (target <= {LEAGUE_TARGET_S:.0f} s: {budget_ms:.1f} ms of CPU a match, "
+        f"{budget_ms - floor_ms:.1f} ms left for the referee, the engine, the SDK and the bots)"
+    )
 
 
 def main() -> None:

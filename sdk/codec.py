@@ -128,6 +128,12 @@ def event_from_proto(msg: pb.Event) -> Event:
     )
 
 
+def check_event(msg: pb.Event) -> None:
+    """Refuse what :func:`event_from_proto` would refuse, without building the event."""
+    if msg.kind not in _EVENT_KINDS or msg.side not in _SIDES:
+        raise CodecError(f"unknown event kind {msg.kind} or side {msg.side}")
+
+
 def header_to_proto(header: ViewHeader, history_offset: int = 0) -> pb.Header:
     """The header message, its history from index `history_offset` on."""
     decision = header.decision

@@ -28,8 +28,9 @@ CASES = {
     "grpc_streams": (["--steps", "20", "--rounds", "1", "--matches", "1"], "stream / unary"),
     "play_stream": (
         ["--matches", "1", "--games", "1", "--rounds", "1"],
-        "CPU ms per message (median)",
+        "for the messages alone",
     ),
+    "codec": ([], "history read"),
     "leaderboard": (["--matches", "12", "--distinct", "4"], "cold build of 12 matches"),
     "strength": (
         ["--deals", "1", "--decision-ms", "40", "--variant", "6nimmt:rounds=1"],

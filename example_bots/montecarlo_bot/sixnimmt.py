@@ -177,7 +177,7 @@ def play_out(
         current = batch.draft(games, round_number, pool, state.hands, state.drafter)
     else:
         current = hands.copy()
-    for card, who in state.queue:
+    for card, who, _ in state.queue:
         batch.place(games, np.full(k, card), np.full(k, who))
     forced = first_card
     while True:

@@ -3,7 +3,10 @@
 
 An engine appends records to ``self._log`` in its hot loops: a plain tuple of ints
 ``(kind, seat, card, row, side, round)`` for the small events (REVEAL, PLACE, DRAFT, ...),
-a longer tuple ``(kind, seat, card, row, side, round, cards[, target[, specials]])`` for
+a triple ``(card, seat, round)`` for a REVEAL (so an engine can record a whole turn's
+reveals with one ``extend`` of its sorted picks) and a pair ``((card, seat, round), row)``
+for a PLACE at a row's right end (6 nimmt! reuses the REVEAL record), a longer tuple
+``(kind, seat, card, row, side, round, cards[, target[, specials]])`` for
 the others, or an :class:`Event` itself. Reading ``state.history`` (a view does) converts
 the records not converted yet, in order, onto an append-only list of events: every view's
 :class:`~sdk.game.history.History` is a window on that list, as before. A record costs a
@@ -26,6 +29,8 @@ KINDS: tuple[EventKind, ...] = (EventKind.ROUND_START, *EventKind)
 assert all(kind.value == k for k, kind in enumerate(KINDS) if k)
 SIDES: tuple[Side, ...] = tuple(Side)
 _TAKE = int(EventKind.TAKE)
+_REVEAL = int(EventKind.REVEAL)
+_PLACE = int(EventKind.PLACE)
 
 _SHARED: dict[tuple[int, ...], Event] = {}
 _SHARED_LIMIT = 200_000  # small events repeat across games: share them, within a bound
@@ -36,6 +41,12 @@ def event_of(record: Record) -> Event:
     if type(record) is not tuple:
         assert isinstance(record, Event)
         return record
+    if len(record) == 3:  # a REVEAL: (card, seat, round)
+        card, seat, rnd = record
+        record = (_REVEAL, seat, card, -1, 0, rnd)
+    elif len(record) == 2:  # a PLACE at the right end: ((card, seat, round), row)
+        (card, seat, rnd), row = record
+        record = (_PLACE, seat, card, row, 0, rnd)
     if len(record) == 6:
         event = _SHARED.get(record)
         if event is None:

@@ -88,12 +88,18 @@ class History(Sequence["Event"]):
     def as_tuple(self) -> tuple[Event, ...]:
         return tuple(self._events[: self._length])
 
+    def _fill(self) -> None:
+        """Make the first `_length` entries of `_events` real events (a history decoded
+        on demand, sdk.view_decoder, overrides this; an engine's history already is)."""
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, History):
             if other._length != self._length:
                 return False
             if other._events is self._events:
                 return True
+            self._fill()
+            other._fill()
             return self._events[: self._length] == other._events[: other._length]
         if isinstance(other, tuple):
             return len(other) == self._length and self.as_tuple() == other

@@ -238,7 +238,7 @@ def simulate(
         current = hands.astype(np.int64)
     else:
         current = np.tile(np.array(state.hands, dtype=np.int64), (n_games, 1, 1))
-    for card, seat in state.queue:  # this turn's revealed cards still to resolve
+    for card, seat, _ in state.queue:  # this turn's revealed cards still to resolve
         batch.place(games, np.full(n_games, card), np.full(n_games, seat))
     while True:
         if current.shape[2]:

@@ -57,7 +57,7 @@ def state_from_position(
     state.piles = [list(p) for p in piles] if piles is not None else [[] for _ in hands]
     state.penalties = [heads_of(p) for p in state.piles]
     state.totals = list(totals) if totals is not None else [0] * players
-    state.queue = sorted((card, seat) for seat, card in revealed)
+    state.queue = sorted((card, seat, round_number) for seat, card in revealed)
     state.pool = sorted(draft_pool)
     state.drafter = drafter
     if history is not None:
@@ -74,15 +74,20 @@ def state_from_position(
         *(c for h in state.hands for c in h),
         *(c for r in state.rows for c in r),
         *(c for p in state.piles for c in p),
-        *(c for c, _ in state.queue),
+        *(c for c, _, _ in state.queue),
         *state.pool,
     ]
     everything = set(range(1, rules.highest + 1))
     state.unused = sorted(everything - set(placed)) if unused is None else sorted(unused)
     _check_position(state, placed, everything)
+    state.set_hands(state.hands)  # their options, once the cards are known to be good
+    if all(state.rows) and not rules.professional:
+        state.rank_rows()
     if state.pool:
         state.phase = Phase.DRAFT
+        state.to_pick = set()
     elif state.queue:
+        state.to_pick = set()
         state._resolve()
     return state
 
@@ -119,7 +124,7 @@ def position_of(state: SixNimmtState) -> Position:
     from sdk.game.sixnimmt import FAMILY
 
     drafting = state.phase == Phase.DRAFT
-    if not drafting and (state.phase != Phase.PICK or state.unpicked != state.players):
+    if not drafting and (state.phase != Phase.PICK or len(state.to_pick) != state.players):
         raise RulesError("a position is taken at the start of a turn, before any pick")
     return Position(
         variant=FAMILY.spec(FAMILY.preset(state.variant), state.rules.options).id,
@@ -212,4 +217,5 @@ def from_view(view: View, rng: random.Random) -> SixNimmtState:
     )
     if not header.to_move:
         state.phase = Phase.OVER
+        state.to_pick = set()
     return state

@@ -50,16 +50,14 @@ from sdk.game.sixnimmt_setup import (
 # Module-level names for the hot loops (a global look-up and an identity test).
 _DRAFT, _PICK, _CHOOSE, _OVER = Phase.DRAFT, Phase.PICK, Phase.CHOOSE, Phase.OVER
 _CARD, _ROW = OptionKind.CARD, OptionKind.ROW
-_ROUND_START, _REVEAL, _PLACE, _TAKE, _DRAFTED, _ROUND_END = (
+_ROUND_START, _PLACE, _TAKE, _DRAFTED, _ROUND_END = (
     int(EventKind.ROUND_START),
-    int(EventKind.REVEAL),
     int(EventKind.PLACE),
     int(EventKind.TAKE),
     int(EventKind.DRAFT),
     int(EventKind.ROUND_END),
 )
 _HEAD = HEADS.__getitem__
-_CARD_OPTION = CARD_OPTIONS.__getitem__
 
 
 class SixNimmtState(EventLog, GameState[SixNimmtView]):
@@ -72,6 +70,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         "choices",
         "chooser",
         "drafter",
+        "hand_options",
         "hands",
         "penalties",
         "phase",
@@ -79,16 +78,26 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         "piles",
         "pool",
         "queue",
+        "rank",
         "round",
         "rows",
         "rules",
         "seed",
+        "to_pick",
         "totals",
-        "unpicked",
         "unused",
     )
-    COPY_LISTS = ("totals", "penalties", "unused", "pool", "picks", "queue", *EventLog.LOG_LISTS)
-    COPY_NESTED = ("hands", "rows", "piles")
+    COPY_LISTS = (
+        "totals",
+        "penalties",
+        "unused",
+        "pool",
+        "picks",
+        "to_pick",
+        "queue",
+        *EventLog.LOG_LISTS,
+    )
+    COPY_NESTED = ("hands", "hand_options", "rows", "piles")
 
     def __init__(self, rules: Rules, seed: int) -> None:
         """An empty state; use :func:`new_game` or :meth:`from_position` to make one."""
@@ -100,8 +109,9 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         self.piles: list[list[int]] = [[] for _ in range(n)]  # cards taken this round
         self.unused: list[int] = []  # not in play this round (sorted)
         self.picks = [0] * n  # face-down pick per seat this turn; 0: none yet
-        self.unpicked = n  # seats still to pick this turn
-        self.queue: list[tuple[int, int]] = []  # (card, seat) revealed, still to resolve
+        self.to_pick: set[int] = set(range(n))  # seats still to pick this turn; else empty
+        # (card, seat, round) revealed, still to resolve (each its REVEAL record too)
+        self.queue: list[tuple[int, int, int]] = []
         self.phase = _PICK
 
     def _begin_match(self, rules: Rules, seed: int) -> None:
@@ -120,6 +130,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         self._log: list[Record] = []
         self._events: list[Event] = []
         self._all_seats = _SEATS[n]
+        self.rank: tuple[int, ...] = ()  # standard placement: rows by last card, highest first
 
     @classmethod
     def from_position(
@@ -163,11 +174,12 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
     # ------------------------------------------------------------------ GameState
 
     def pending(self) -> tuple[int, ...]:
-        phase = self.phase
-        if phase is _PICK:
-            if self.unpicked == self.players:
+        to_pick = self.to_pick
+        if to_pick:
+            if len(to_pick) == self.players:
                 return self._all_seats
-            return tuple(s for s, p in enumerate(self.picks) if not p)
+            return tuple(sorted(to_pick))
+        phase = self.phase
         if phase is _CHOOSE:
             return (self.chooser,)
         if phase is _DRAFT:
@@ -175,9 +187,9 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         return ()
 
     def decision_kind(self, seat: int) -> DecisionKind:
-        phase = self.phase
-        if phase is _PICK and 0 <= seat < self.players and not self.picks[seat]:
+        if seat in self.to_pick:
             return DecisionKind.PICK_CARD
+        phase = self.phase
         if phase is _CHOOSE and seat == self.chooser:
             return (
                 DecisionKind.TAKE_ROW
@@ -189,8 +201,8 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         raise RulesError(f"seat {seat} has no decision pending (pending: {pending_text(self)})")
 
     def legal_options(self, seat: int) -> list[Option]:
-        if self.phase is _PICK and 0 <= seat < self.players and not self.picks[seat]:
-            return [CARD_OPTIONS[c] for c in self.hands[seat]]
+        if seat in self.to_pick:
+            return self.hand_options[seat].copy()
         if self.phase is _CHOOSE and seat == self.chooser:
             return list(self.choices)
         if self.decision_kind(seat) == DecisionKind.DRAFT_CARD:
@@ -198,19 +210,19 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         return list(self.choices)
 
     def apply(self, seat: int, option: Option) -> None:
-        if self.phase is _PICK:
-            picks = self.picks
-            if not 0 <= seat < self.players or picks[seat]:
-                self.decision_kind(seat)  # raises with the pending seats
+        to_pick = self.to_pick
+        if seat in to_pick:
             card = option.card
             if option.kind != _CARD or card not in self.hands[seat]:
                 raise illegal_option(self, seat, option)
-            picks[seat] = card
-            self.unpicked -= 1
-            if not self.unpicked:
+            self.picks[seat] = card
+            to_pick.remove(seat)
+            if not to_pick:
                 self._reveal()
             return
         phase = self.phase
+        if phase is _PICK:
+            self.decision_kind(seat)  # raises with the pending seats
         if phase is _CHOOSE:
             if seat != self.chooser:
                 self.decision_kind(seat)
@@ -233,8 +245,9 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         phase = self.phase
         if phase is _PICK:
             self.picks[seat] = option.card
-            self.unpicked -= 1
-            if not self.unpicked:
+            to_pick = self.to_pick
+            to_pick.remove(seat)
+            if not to_pick:
                 self._reveal()
         elif phase is _CHOOSE:
             self._choose(seat, option)
@@ -278,7 +291,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
                 for seat in self.pending():
                     hand = self.hands[seat]
                     picks[seat] = hand[randrange(len(hand))]
-                self.unpicked = 0
+                self.to_pick.clear()
                 self._reveal()
             elif phase is _CHOOSE:
                 self._choose(self.chooser, self.choices[randrange(len(self.choices))])
@@ -289,74 +302,90 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
 
     # ------------------------------------------------------------------ rules
 
+    def set_hands(self, hands: list[list[int]]) -> None:
+        """Give every seat its (sorted) hand. ``hand_options[seat]`` holds the option of
+        each card of ``hands[seat]``, in the same order, so that ``legal_options`` of a
+        pick is a copy of that list; every change to a hand changes both. Code outside
+        the engine that changes ``hands`` (a hand-made determinization) must call this
+        afterwards, or a pick's options are the old hand's."""
+        self.hands = hands
+        self.hand_options = [[CARD_OPTIONS[c] for c in hand] for hand in hands]
+
     def _reveal(self) -> None:
         """Every seat has picked: reveal the cards and resolve them, lowest first."""
-        # Both lists hold one item per seat; zip's strict keyword alone costs about a
-        # quarter of this line (the call takes its slow path for keywords).
-        order = sorted(zip(self.picks, self._all_seats))  # noqa: B905
+        # (card, seat, round) of each pick, lowest card first: the queue of cards to
+        # place, and each one also the card's REVEAL record (see eventlog), so a turn is
+        # recorded with one extend. The three hold one item per seat (zip's strict keyword
+        # alone costs about a quarter of this line: the call's slow path for keywords).
+        n = self.players
+        order = sorted(zip(self.picks, self._all_seats, (self.round,) * n))  # noqa: B905
+        self._log.extend(order)
         hands = self.hands
-        append = self._log.append
-        rnd = self.round
-        for card, seat in order:
-            hands[seat].remove(card)
-            append((_REVEAL, seat, card, -1, 0, rnd))
-        self.picks = [0] * self.players
-        self.unpicked = self.players
+        hand_options = self.hand_options
+        for card, seat, _ in order:
+            hand = hands[seat]
+            index = hand.index(card)
+            del hand[index]
+            del hand_options[seat][index]
+        self.picks = [0] * n
         if self.rules.professional:
             self.queue = order
             self._resolve()
             return
         self._resolve_ends(order)
 
-    def _resolve_ends(self, order: list[tuple[int, int]]) -> None:
-        """Place the (card, seat) of `order` in turn, each at the right end of the row whose
-        last card is the highest below it, until one needs a choice (it and the rest stay
-        queued) or the turn is done. The hot loop of every simulation: kept flat."""
+    def _resolve_ends(self, order: list[tuple[int, int, int]]) -> None:
+        """Place the (card, seat, round) of `order` in turn, each at the right end of the
+        row whose last card is the highest below it, until one needs a choice (it and the
+        rest stay queued) or the turn is done.
+
+        The hot loop of every simulation, kept flat: a card is compared with the rows'
+        last cards from the highest down (``rank``: e0 > e1 > e2 > e3, rows i0..i3).
+        Placing a card keeps that order (the card becomes its row's last card, between
+        the same two neighbours), so only a chosen take changes it (:meth:`_choose`).
+        A PLACE record is ``((card, seat, round), row)`` (see eventlog)."""
         append = self._log.append
-        rnd = self.round
         rows = self.rows
-        row0, row1, row2, row3 = rows
-        for index, (card, seat) in enumerate(order):
-            best = -1
-            best_last = 0
-            last = row0[-1]
-            if last < card:
-                best, best_last = 0, last
-            last = row1[-1]
-            if best_last < last < card:
-                best, best_last = 1, last
-            last = row2[-1]
-            if best_last < last < card:
-                best, best_last = 2, last
-            last = row3[-1]
-            if best_last < last < card:
-                best = 3
-            if best < 0:  # below every row: its player chooses a row to take
+        i0, i1, i2, i3 = self.rank
+        e0 = rows[i0][-1]
+        e1 = rows[i1][-1]
+        e2 = rows[i2][-1]
+        e3 = rows[i3][-1]
+        for index, item in enumerate(order):
+            card = item[0]
+            if card > e0:
+                best = i0
+                e0 = card
+            elif card > e1:
+                best = i1
+                e1 = card
+            elif card > e2:
+                best = i2
+                e2 = card
+            elif card > e3:
+                best = i3
+                e3 = card
+            else:  # below every row: its player chooses a row to take
                 self.queue = order[index:]
                 self.phase = _CHOOSE
-                self.chooser = seat
+                self.chooser = item[1]
                 self.choices = ROW_OPTIONS
                 return
             row = rows[best]
             if len(row) < ROW_CAPACITY:
                 row.append(card)
             else:  # the 6th card takes the row
+                _, seat, rnd = item
                 self.piles[seat].extend(row)
                 self.penalties[seat] += sum(map(_HEAD, row))
                 append((_TAKE, seat, 0, best, 0, rnd, tuple(row)))
-                row = rows[best] = [card]
-                if best == 0:
-                    row0 = row
-                elif best == 1:
-                    row1 = row
-                elif best == 2:
-                    row2 = row
-                else:
-                    row3 = row
-            append((_PLACE, seat, card, best, 0, rnd))
+                rows[best] = [card]
+            append((item, best))
         self.queue = []
         self.phase = _PICK
-        if not self.hands[0]:
+        if self.hands[0]:
+            self.to_pick = set(self._all_seats)
+        else:
             self._end_round()
 
     def _resolve(self) -> None:
@@ -366,7 +395,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
             return
         queue = self.queue
         while queue:
-            card, seat = queue[0]
+            card, seat, _ = queue[0]
             places = nearest_places(self.rows, card)
             if len(places) != 1:  # none, or two tied places: the seat chooses
                 self.phase, self.chooser, self.choices = _CHOOSE, seat, places or ROW_OPTIONS
@@ -375,7 +404,9 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
             self._put(seat, card, place.row, place.side)
             del queue[0]
         self.phase = _PICK
-        if not self.hands[0]:
+        if self.hands[0]:
+            self.to_pick = set(self._all_seats)
+        else:
             self._end_round()
 
     def _choose(self, seat: int, option: Option) -> None:
@@ -393,6 +424,9 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
             append((_TAKE, seat, 0, r, 0, rnd, tuple(taken)))
             rows[r] = [card]
             append((_PLACE, seat, card, r, 0, rnd))
+            rank = self.rank
+            if rank:  # the row's last card is now the lowest
+                self.rank = (*(other for other in rank if other != r), r)
         else:
             self._put(seat, card, r, option.side)
         del queue[0]
@@ -425,15 +459,26 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         bisect.insort(self.hands[seat], card)
         self._log.append((_DRAFTED, seat, card, -1, 0, self.round))
         self.drafter = (seat + 1) % self.players
-        if len(self.pool) == ROWS:
+        if len(self.pool) == ROWS:  # the hands are full: their options, the rows
+            self.set_hands(self.hands)
             self._lay_rows(self.pool)
             self.pool = []
             self.drafter = -1
             self.phase = _PICK
+            self.to_pick = set(self._all_seats)
 
     def _lay_rows(self, starters: Sequence[int]) -> None:
         self.rows = [[c] for c in starters]
+        if not self.rules.professional:
+            self.rank_rows()
         self._log.append((_ROUND_START, -1, 0, -1, 0, self.round, tuple(starters)))
+
+    def rank_rows(self) -> None:
+        """Set ``rank`` from the rows (each must hold a card): the row numbers by last
+        card, highest first. Standard placement keeps it (see :meth:`_resolve_ends`);
+        whatever else sets the rows calls this."""
+        lasts = [row[-1] for row in self.rows]
+        self.rank = tuple(sorted(range(ROWS), key=lasts.__getitem__, reverse=True))
 
     def _end_round(self) -> None:
         rules = self.rules
@@ -455,23 +500,24 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         self.penalties = [0] * n
         self.piles = [[] for _ in range(n)]
         self.picks = [0] * n
-        self.unpicked = n
         self.queue = []
         deck = deal_order(self.seed, self.round, rules.highest)
         dealt = n * HAND_SIZE
         if rules.draft:
             # 10n+4 cards face up (all of them with the Tactics deck), drafted in turn.
-            self.hands = [[] for _ in range(n)]
+            self.set_hands([[] for _ in range(n)])
             self.rows = [[] for _ in range(ROWS)]
             self.pool = sorted(deck[: dealt + ROWS])
             self.unused = sorted(deck[dealt + ROWS :])
             self.drafter = (self.round - 1) % n
             self.phase = _DRAFT
+            self.to_pick = set()
             return
-        self.hands = [sorted(deck[i : i + HAND_SIZE]) for i in range(0, dealt, HAND_SIZE)]
+        self.set_hands([sorted(deck[i : i + HAND_SIZE]) for i in range(0, dealt, HAND_SIZE)])
         self.unused = sorted(deck[dealt + ROWS :])
         self._lay_rows(deck[dealt : dealt + ROWS])
         self.phase = _PICK
+        self.to_pick = set(self._all_seats)
 
 
 def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> SixNimmtState:

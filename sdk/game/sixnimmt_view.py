@@ -38,7 +38,7 @@ def view_of(state: SixNimmtState, seat: int) -> SixNimmtView:
         round_penalties=tuple(state.penalties),
         highest_card=state.rules.highest,
         picked=tuple(p != 0 for p in state.picks),
-        revealed=tuple((s, c) for c, s in state.queue),
+        revealed=tuple((s, c) for c, s, _ in state.queue),
         pending_card=state.queue[0][0] if state.phase == Phase.CHOOSE else 0,
         draft_pool=tuple(state.pool),
         public_hands=public,
@@ -56,7 +56,7 @@ def card_locations_of(state: SixNimmtState) -> dict[str, list[int]]:
         places[f"row {r}"] = list(row)
     for seat, pile in enumerate(state.piles):
         places[f"pile {seat}"] = list(pile)
-    places["revealed"] = [c for c, _ in state.queue]
+    places["revealed"] = [c for c, _, _ in state.queue]
     places["draft"] = list(state.pool)
     places["unused"] = list(state.unused)
     return places
