@@ -30,6 +30,7 @@ from sdk.game.core import (
     Option,
     OptionKind,
     Policy,
+    RoundEnd,
     RulesError,
 )
 from sdk.game.dealing import seeded_shuffle
@@ -79,6 +80,10 @@ _TURNS = tuple((seat,) for seat in range(7))  # pending(): the seat to move
 _PLAY, _OVER, _STEAL = Phase.PLAY, Phase.OVER, Phase.STEAL  # enum members as globals: quicker
 _PLAY_KIND, _ROW_KIND, _STEAL_KIND = OptionKind.PLAY, OptionKind.ROW, OptionKind.STEAL
 _new_options = list.__new__
+_Table = tuple[
+    int, tuple[int, ...], tuple[int, ...], list[list[int]], list[list[int]], list[int], list[int]
+]
+"""A round's end kept as it was: round, points, totals, hands, piles, deck, unused."""
 _NO_HAND: tuple[list[int], int] = ([], 0)  # _held before a hand's spread set is known
 
 
@@ -126,6 +131,9 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         self._tops_cache: tuple[list[int] | None, int, int] = (None, 0, 0)  # see _open_tops
         # Each seat's hand list and its spread set (a hand list is replaced, never changed).
         self._held: list[tuple[list[int], int]] = [_NO_HAND] * players
+        # The rounds ended before this one: their tables (see _end_round), and as RoundEnds.
+        self._ended: tuple[_Table | RoundEnd, ...] = ()
+        self._round_ends: tuple[RoundEnd, ...] = ()
 
     # ----- construction -------------------------------------------------------------
 
@@ -197,6 +205,19 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         self._begin_turn(self.starter)
 
     # ----- the GameState interface --------------------------------------------------
+
+    @property
+    def finished_rounds(self) -> tuple[RoundEnd, ...]:
+        """The ends of the rounds before this one (made from the tables kept when they
+        ended; see GameState.round_ends)."""
+        done = self._round_ends
+        if len(done) < len(self._ended):
+            done = self._round_ends = (*done, *map(_round_end, self._ended[len(done) :]))
+        return done
+
+    @finished_rounds.setter
+    def finished_rounds(self, rounds: tuple[RoundEnd, ...]) -> None:
+        self._ended = self._round_ends = rounds
 
     @property
     def higher_is_better(self) -> bool:
@@ -482,11 +503,27 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
             self.phase = Phase.OVER
             self.start_tops, self.plays = [], []
             return
-        self.record_round_end()
+        # The table as the round ended, made into a RoundEnd only when read (finished_rounds):
+        # the next deal replaces these lists and the cards in them are never changed again.
+        table = (self.round, tuple(points), tuple(self.totals), self.hands, self.piles)
+        self._ended = (*self._ended, (*table, self.deck, self.unused))
         self.round += 1
         self.starter = next_starter(self.totals, self.starter)
         self.unused = []
         self._deal()
+
+
+def _round_end(table: _Table | RoundEnd) -> RoundEnd:
+    """The RoundEnd of a round's table kept as it ended (as GameState._round_end makes it
+    from card_locations())."""
+    if isinstance(table, RoundEnd):
+        return table
+    rnd, points, totals, hands, piles, deck, unused = table
+    places = {f"hand {s}": tuple(hand) for s, hand in enumerate(hands)}
+    places.update({f"pile {p}": tuple(pile) for p, pile in enumerate(piles)})
+    places["deck"] = tuple(deck[::-1])
+    places["unused"] = tuple(unused)
+    return RoundEnd(round=rnd, scores=points, totals=totals, places=places)
 
 
 def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) -> ElevenNimmtState:
