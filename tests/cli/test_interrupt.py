@@ -19,9 +19,15 @@ from tests.referee.league.test_resume import finished
 # at load 22 on the 2-core machine, where it used to take 0.8-2.2 s).
 STOP_LIMIT_S = 1.0
 
+# The small league with ten times its 6 nimmt! matches: still playing for seconds after its
+# first result, so the Ctrl-C always lands mid-league. (With SMALL's 5 matches, the last
+# ones could finish between seeing the first result and sending SIGINT: exit 0.)
+INTERRUPTIBLE = SMALL.replace("games = 3\n", "games = 30\n", 1)
+
 
 def test_ctrl_c_exits_130_and_the_league_resumes(tmp_path: Path) -> None:
-    file = write_league(tmp_path, SMALL)
+    assert INTERRUPTIBLE != SMALL
+    file = write_league(tmp_path, INTERRUPTIBLE)
     store = tmp_path / "small.sqlite"
     process = subprocess.Popen(
         bullring_argv("league", "run", str(file), "--no-progress"),
