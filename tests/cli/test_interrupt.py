@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -25,12 +26,31 @@ STOP_LIMIT_S = 1.0
 INTERRUPTIBLE = SMALL.replace("games = 3\n", "games = 30\n", 1)
 
 
+# Run a command with SIGINT at its default and unblocked, as a terminal's foreground job
+# gets it: a disposition of SIG_IGN and a blocked mask are inherited across exec, and the
+# test process (a pytest worker that other tests ran in) must not pass either on.
+AS_FROM_A_TERMINAL = (
+    "import os, signal, sys;"
+    "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT});"
+    "signal.signal(signal.SIGINT, signal.SIG_DFL);"
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+
+
+def sigint_state() -> str:
+    """This process's SIGINT disposition and whether its thread blocks it (for messages)."""
+    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    return f"SIGINT here: {signal.getsignal(signal.SIGINT)!r}, blocked: {blocked}"
+
+
 def test_ctrl_c_exits_130_and_the_league_resumes(tmp_path: Path) -> None:
     assert INTERRUPTIBLE != SMALL
     file = write_league(tmp_path, INTERRUPTIBLE)
     store = tmp_path / "small.sqlite"
+    here = sigint_state()
+    argv = bullring_argv("league", "run", str(file), "--no-progress")
     process = subprocess.Popen(
-        bullring_argv("league", "run", str(file), "--no-progress"),
+        [sys.executable, "-c", AS_FROM_A_TERMINAL, *argv],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -46,7 +66,7 @@ def test_ctrl_c_exits_130_and_the_league_resumes(tmp_path: Path) -> None:
     code = process.wait(timeout=60)
     stopped_s = time.monotonic() - sent
     _, err = process.communicate()
-    assert code == 130, err
+    assert code == 130, f"{err} ({here})"
     assert stopped_s < STOP_LIMIT_S, f"stopped in {stopped_s:.2f} s"
     assert "interrupted: run the same command again to resume" in err
     assert "Traceback" not in err
