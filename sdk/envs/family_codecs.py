@@ -224,8 +224,8 @@ class ElevenNimmtCodec(FamilyCodec):
         add("supply", 1, 0, 10, "bull cards left in the supply")
         add("deck_size", 1, 0, 100, "cards left in the draw deck")
         add("starter", n, 0, 1, "one-hot (relative): the seat that started this round")
-        add("turn_piles", p, 0, 10, "cards played on each pile this turn")
-        add("turn_cards", 1, 0, 10, "cards played this turn")
+        add("turn_piles", p, 0, 100, "cards played on each pile this turn")
+        add("turn_cards", 1, 0, 100, "cards played this turn")
 
     def _encode(self, view: ElevenNimmtView, vector: Vector) -> None:
         s, seat, n, p = self.slices, view.header.seat, self.max_players, self.P

@@ -73,3 +73,23 @@ def test_simultaneous_picks_are_hidden_until_every_seat_has_chosen() -> None:
     aec.step(int(np.flatnonzero(aec.action_mask("seat_1"))[0]))
     aec.step(int(np.flatnonzero(aec.action_mask("seat_2"))[0]))  # the turn resolves now
     assert not np.array_equal(aec.observe("seat_1")["observation"], first)
+
+
+def test_a_long_11nimmt_turn_stays_inside_the_observation_space() -> None:
+    """An 11 nimmt! turn can play more than 10 cards (taken piles go to the hand): seeded
+    random games that reach such a turn keep every observation inside its space (the
+    turn counters were bounded by 10, so PettingZoo's api_test failed now and then)."""
+    longest = 0
+    for game in (72, 79, 121):  # seeds whose random play reaches a turn of 11 cards
+        aec = env("11nimmt", 2 + game % 2, seed=game)
+        aec.reset(seed=game)
+        rng = np.random.default_rng(game)
+        turn_cards = aec.unwrapped.codec.slices["turn_cards"].start
+        for agent in aec.agent_iter(4000):
+            observation, _, terminated, truncated, _ = aec.last()
+            assert aec.observation_space(agent).contains(observation), (game, agent)
+            longest = max(longest, int(observation["observation"][turn_cards]))
+            mask = observation["action_mask"]
+            done = terminated or truncated
+            aec.step(None if done else int(rng.choice(np.flatnonzero(mask))))
+    assert longest > 10
