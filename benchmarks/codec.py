@@ -135,42 +135,26 @@ def measure(label: str, samples: list[tuple[View, list[Option]]]) -> None:
         codec.options_from_proto(msg.options)
         i += 1
 
-    decoders: dict[int, ViewDecoder] = {}
+    def decode_session(requests: list[bytes], read: bool = False) -> Callable[[], None]:
+        """What the bot runtime does: one ViewDecoder per seat, `requests` in game order
+        (whole histories, or deltas put together by the decoder, whose events are built
+        only when read); `read`: read each view's whole history."""
+        decoders: dict[int, ViewDecoder] = {}
 
-    def decode_session() -> None:
-        """What the bot runtime does: one ViewDecoder per seat, views in game order."""
-        nonlocal i
-        k = i % len(encoded)
-        if k == 0:
-            decoders.clear()
-        msg = pb.DecideRequest.FromString(encoded[k])
-        decoders.setdefault(msg.seat, ViewDecoder()).decode(msg.view)
-        codec.options_from_proto(msg.options)
-        i += 1
+        def decode() -> None:
+            nonlocal i
+            k = i % len(requests)
+            if k == 0:
+                decoders.clear()
+            msg = pb.DecideRequest.FromString(requests[k])
+            decoder = decoders.setdefault(msg.seat, ViewDecoder())
+            view = decoder.decode(msg.view, msg.history_offset)
+            if read:
+                view.header.history[-1:]  # builds every event not built yet
+            codec.options_from_proto(msg.options)
+            i += 1
 
-    def decode_deltas() -> None:
-        """What the bot runtime does with deltas: the history is put together, its events
-        built only when read (and this reads none)."""
-        nonlocal i
-        k = i % len(deltas_encoded)
-        if k == 0:
-            decoders.clear()
-        msg = pb.DecideRequest.FromString(deltas_encoded[k])
-        decoders.setdefault(msg.seat, ViewDecoder()).decode(msg.view, msg.history_offset)
-        codec.options_from_proto(msg.options)
-        i += 1
-
-    def decode_deltas_read() -> None:
-        """The same, reading each view's whole history."""
-        nonlocal i
-        k = i % len(deltas_encoded)
-        if k == 0:
-            decoders.clear()
-        msg = pb.DecideRequest.FromString(deltas_encoded[k])
-        view = decoders.setdefault(msg.seat, ViewDecoder()).decode(msg.view, msg.history_offset)
-        view.header.history[-1:]  # builds every event not built yet
-        codec.options_from_proto(msg.options)
-        i += 1
+        return decode
 
     events = sum(len(v.header.history) for v, _ in samples) / len(samples)
     size = sum(map(len, encoded)) / len(encoded)
@@ -183,11 +167,11 @@ def measure(label: str, samples: list[tuple[View, list[Option]]]) -> None:
     i = 0
     ses = dd = ddr = "     - "
     if len(samples) > 1:
-        ses = f"{per_call_us(decode_session):>6.1f} us"
+        ses = f"{per_call_us(decode_session(encoded)):>6.1f} us"
         i = 0
-        dd = f"{per_call_us(decode_deltas):>6.1f} us"
+        dd = f"{per_call_us(decode_session(deltas_encoded)):>6.1f} us"
         i = 0
-        ddr = f"{per_call_us(decode_deltas_read):>6.1f} us"
+        ddr = f"{per_call_us(decode_session(deltas_encoded, read=True)):>6.1f} us"
     print(
         f"{label:<22} {len(samples):>5} views {events:>5.0f} events {size:>6.0f} B  "
         f"encode whole {whole:>6.1f} us  deltas {delta:>6.1f} us  "
