@@ -12,6 +12,7 @@ explicit positions and determinization in :mod:`sdk.game.sixnimmt_position`; the
 from __future__ import annotations
 
 import bisect
+import itertools
 import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 
 from sdk.game.sixnimmt_setup import (
     CARD_OPTIONS,
+    FULL_DECK,
     HAND_SIZE,
     ROW_CAPACITY,
     ROW_OPTIONS,
@@ -426,7 +428,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
             append((_PLACE, seat, card, r, 0, rnd))
             rank = self.rank
             if rank:  # the row's last card is now the lowest
-                self.rank = (*(other for other in rank if other != r), r)
+                self.rank = _TO_BOTTOM[rank][r]
         else:
             self._put(seat, card, r, option.side)
         del queue[0]
@@ -514,7 +516,8 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
             self.to_pick = set()
             return
         self.set_hands([sorted(deck[i : i + HAND_SIZE]) for i in range(0, dealt, HAND_SIZE)])
-        self.unused = sorted(deck[dealt + ROWS :])
+        # the cards not dealt, in order: every card but the dealt ones (cards are < 256)
+        self.unused = [*_CARD_BYTES[rules.highest].translate(None, bytes(deck[: dealt + ROWS]))]
         self._lay_rows(deck[dealt : dealt + ROWS])
         self.phase = _PICK
         self.to_pick = set(self._all_seats)
@@ -532,5 +535,13 @@ def new_game(variant: str, options: Mapping[str, str], players: int, seed: int) 
 
 
 _new_state = object.__new__
+_TO_BOTTOM: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {
+    rank: tuple((*(other for other in rank if other != r), r) for r in range(ROWS))
+    for rank in itertools.permutations(range(ROWS))
+}
+"""_TO_BOTTOM[rank][r]: the rank once row r's last card is the lowest (a chosen take)."""
+_CARD_BYTES: tuple[bytes, ...] = tuple(bytes(range(1, top + 1)) for top in range(FULL_DECK + 1))
+"""_CARD_BYTES[highest]: the cards 1..highest as bytes (a deal finds the cards it left out
+by deleting the dealt ones: a C loop instead of a sort)."""
 _SEATS: tuple[tuple[int, ...], ...] = tuple(tuple(range(n)) for n in range(11))
 """_SEATS[n]: every seat of an n-player game (shared: tuples are immutable)."""
