@@ -108,7 +108,7 @@ def from_view(view: View, rng: random.Random) -> HornochsenState:
     visible.update(c for hand in known for c in hand)
     pool = [c for c in DECK if c not in visible]
     state = HornochsenState(players, header.variant)
-    state.hands = fill_hands(view.hand_sizes, known, pool, rng)
+    state.set_hands(fill_hands(view.hand_sizes, known, pool, rng))
     state.specials = [sorted(Special(k) for k in s) for s in in_hand]
     state.rows, state.row_specials = rows, [[Special(k) for k in s] for s in row_specials]
     state.piles = piles

@@ -107,24 +107,63 @@ _K_ROUND_START = int(EventKind.ROUND_START)
 _K_ROUND_END = int(EventKind.ROUND_END)
 _SPECIAL_OF = (Special.X2, Special.X2, Special.PLUS5)  # by value (Special(v) is slow)
 _TURNS = tuple((seat,) for seat in range(6))  # pending(): the seat to move
+_ORDERS = tuple(
+    tuple(
+        tuple((seat + step) % players for step in range(1, players + 1)) for seat in range(players)
+    )
+    for players in range(7)
+)
+"""_ORDERS[players][seat]: the seats after `seat` clockwise, `seat` itself last."""
 # Enum members as module constants: a class attribute lookup on an enum costs several times
 # a global's, and these are read at every step.
 _PLAY_KIND, _SPECIAL_KIND, _END_TURN_KIND = OptionKind.PLAY, OptionKind.SPECIAL, OptionKind.END_TURN
 _RIGHT = Side.RIGHT
 _X2, _PLUS5 = Special.X2, Special.PLUS5
 _ByKind = tuple[tuple[Option, ...], ...]
+_NO_CARDS: list[int] = []  # a hand when no row is left to play on (never changed)
 
 
 class HornochsenState(EventLog, GameState[HornochsenView]):
     """A game of Hornochsen!. Build one with :func:`new_game` or :meth:`from_position`."""
 
+    __slots__ = (  # attribute access is quicker than through the instance dict
+        "_ends",
+        "_ends_of",
+        "_events",
+        "_free",
+        "_free_of",
+        "_log",
+        "_ordered",
+        "hand_options",
+        "hands",
+        "over",
+        "pile_specials",
+        "piles",
+        "players",
+        "row_specials",
+        "rows",
+        "specials",
+        "steps",
+        "turn",
+        "unused",
+        "variant",
+    )
     COPY_LISTS = ("unused", *EventLog.LOG_LISTS)
-    COPY_NESTED = ("hands", "specials", "rows", "row_specials", "piles", "pile_specials")
+    COPY_NESTED = (
+        "hands",
+        "hand_options",
+        "specials",
+        "rows",
+        "row_specials",
+        "piles",
+        "pile_specials",
+    )
 
     def __init__(self, players: int, variant: str = NAME) -> None:
         self.variant = variant
         self.players = players
         self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.hand_options: list[list[Option]] = [[] for _ in range(players)]
         self.specials: list[list[int]] = [[] for _ in range(players)]  # Special values
         self.rows: list[list[int]] = []  # bull cards, first card first, clockwise
         self.row_specials: list[list[int]] = []
@@ -137,8 +176,22 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         self._log: list[Record] = []
         self._events: list[Event] = []
         # Kept with the list they were made from (a clone or a position has other lists):
-        self._row_ends: tuple[list[list[int]] | None, list[int], list[int]] = (None, [], [])
-        self._free: tuple[list[list[int]] | None, _ByKind] = (None, ())  # see _free_rows
+        # the row ends, in row order and ascending, of the rows list `_ends_of` ...
+        self._ends_of: list[list[int]] | None = None
+        self._ends: list[int] = []
+        self._ordered: list[int] = []
+        # ... and the SPECIAL options on free rows of the row_specials list `_free_of`.
+        self._free_of: list[list[int]] | None = None
+        self._free: _ByKind = ()
+
+    def set_hands(self, hands: list[list[int]]) -> None:
+        """Give every seat its (sorted) hand. ``hand_options[seat]`` holds the PLAY option
+        of each card of ``hands[seat]``, in the same order (the PLAY options of a legal
+        option list, and the quick legality check of a PLAY); every change to a hand
+        changes both. Code outside the engine that changes ``hands`` (a hand-made
+        determinization) must call this afterwards."""
+        self.hands = hands
+        self.hand_options = [[PLAY_OPTIONS[card] for card in hand] for hand in hands]
 
     # ----- construction -------------------------------------------------------------
 
@@ -189,7 +242,7 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         places.update({f"pile {s}": p for s, p in enumerate(piles)})
         require_distinct(places, DECK)
         state = cls(players, variant)
-        state.hands = [sorted(h) for h in hands]
+        state.set_hands([sorted(h) for h in hands])
         state.specials = [sorted(Special(k) for k in s) for s in specials]
         state.rows = [list(r) for r in rows]
         state.row_specials = [sorted(Special(k) for k in s) for s in row_specials]
@@ -207,9 +260,9 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         cards = list(DECK)
         seeded_shuffle(f"{NAME}:{seed}:1", cards)  # round_rng's order
         hand_size, table = DEAL[self.players]
-        self.hands = [
-            sorted(cards[s * hand_size : (s + 1) * hand_size]) for s in range(self.players)
-        ]
+        self.set_hands(
+            [sorted(cards[s * hand_size : (s + 1) * hand_size]) for s in range(self.players)]
+        )
         start = self.players * hand_size
         self.rows = [[c] for c in sorted(cards[start : start + table])]
         self.row_specials = [[] for _ in self.rows]
@@ -231,37 +284,40 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         return DecisionKind.PLAY_STEP
 
     def legal_options(self, seat: int) -> list[Option]:
-        if self.over or seat != self.turn:
-            require_pending(self.pending(), seat)
-        return self._options(seat)
-
-    def _options(self, seat: int) -> list[Option]:
         """The legal options of the seat to move, in canonical order: by card (a special's
         card is its kind: 1 or 2), PLAY (row -1) before SPECIAL on rows 0, 1, ...;
         END_TURN last. Hands are kept sorted."""
+        if self.over or seat != self.turn:
+            require_pending(self.pending(), seat)
         steps = self.steps
         if steps >= MAX_STEPS:
             return [END_TURN]
-        hand = self.hands[seat] if self.rows else []
         kinds = self.specials[seat]
         if not kinds:
-            options = [PLAY_OPTIONS[card] for card in hand]
+            options = self.hand_options[seat].copy() if self.rows else []
         else:
-            free = self._free_rows()
+            free = self._free if self._free_of is self.row_specials else self._free_rows()
+            hand = self.hands[seat] if self.rows else _NO_CARDS
             last = kinds[-1]
             if (not hand or hand[0] > last) and (len(kinds) == 1 or kinds[0] < last):
                 # The usual case: distinct kinds, sorted, and no card as low as a kind.
-                options = list(free[3] if len(kinds) == 2 else free[last])
-                options += [PLAY_OPTIONS[card] for card in hand]
+                if hand:
+                    options = [
+                        *(free[3] if len(kinds) == 2 else free[last]),
+                        *self.hand_options[seat],
+                    ]
+                else:
+                    options = list(free[3] if len(kinds) == 2 else free[last])
             else:
+                plays = self.hand_options[seat]
                 options = []
                 played = 0
                 for kind in sorted(set(kinds)):
                     while played < len(hand) and hand[played] <= kind:
-                        options.append(PLAY_OPTIONS[hand[played]])
+                        options.append(plays[played])
                         played += 1
                     options += free[kind]
-                options += [PLAY_OPTIONS[card] for card in hand[played:]]
+                options += plays[played : len(hand)]
         if steps:
             options.append(END_TURN)
         return options
@@ -270,34 +326,46 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         """The SPECIAL options on the rows free of each kind: [kind] for x2 (1) and +5 (2),
         [3] for both, kept with the row_specials list they were made from and made again
         after a special is played or a row collected."""
-        kept = self._free
         row_specials = self.row_specials
-        if kept[0] is row_specials:
-            return kept[1]
         x2, plus5 = SPECIAL_OPTIONS[_X2], SPECIAL_OPTIONS[_PLUS5]
         on_x2 = tuple([x2[row] for row, held in enumerate(row_specials) if _X2 not in held])
         on_plus5 = tuple(
             [plus5[row] for row, held in enumerate(row_specials) if _PLUS5 not in held]
         )
         free = ((), on_x2, on_plus5, on_x2 + on_plus5)
-        self._free = (row_specials, free)
+        self._free_of, self._free = row_specials, free
         return free
 
     def apply(self, seat: int, option: Option) -> None:
         if self.over or seat != self.turn:
             require_pending(self.pending(), seat)
-        if option.kind == _PLAY_KIND:  # _is_legal's check of a PLAY, written out
-            if not (
-                self.steps < MAX_STEPS
-                and option.row == -1
-                and option.side == _RIGHT
-                and option.target == -1
-                and self.rows
-                and option.card in self.hands[seat]
+        if option[0] is _PLAY_KIND:
+            # A PLAY legal_options gave is the hand card's own option: found by the card's
+            # index in the hand, it is legal if there are rows and steps left.
+            card = option[1]
+            try:
+                index = self.hands[seat].index(card)
+            except ValueError:
+                index = -1
+            if (
+                index < 0
+                or self.hand_options[seat][index] is not option
+                or self.steps >= MAX_STEPS
+                or not self.rows
             ):
-                require_legal(seat, option, self.legal_options(seat))
-        elif not self._is_legal(seat, option):
+                if not self._is_legal(seat, option):
+                    require_legal(seat, option, self.legal_options(seat))
+                index = self.hands[seat].index(card)
+            self._play(seat, card, index)
+        elif self._is_legal(seat, option):
+            self._step(seat, option)
+        else:
             require_legal(seat, option, self.legal_options(seat))
+
+    def apply_trusted(self, seat: int, option: Option) -> None:
+        """:meth:`apply` without checking that `seat` is pending and `option` legal: for
+        simulations that only apply options ``legal_options`` gave (a wrong one corrupts
+        the state). The referee always uses :meth:`apply`."""
         self._step(seat, option)
 
     def playout(self, rng: random.Random, policy: Policy | None = None) -> list[int]:
@@ -306,9 +374,10 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         if policy is not None:
             return super().playout(rng, policy)
         randrange = rng.randrange
+        legal_options = self.legal_options
         while not self.over:
             seat = self.turn
-            options = self._options(seat)
+            options = legal_options(seat)
             self._step(seat, options[randrange(len(options))])
         return self.scores()
 
@@ -319,9 +388,10 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
             self._end_turn(seat)
             return
         if kind == _PLAY_KIND:
-            self._play(seat, option.card)
-        else:
-            self._special(seat, _SPECIAL_OF[option.card], option.row)
+            card = option.card
+            self._play(seat, card, self.hands[seat].index(card))
+            return
+        self._special(seat, _SPECIAL_OF[option.card], option.row)
         self.steps += 1
         if not any(self.hands):
             self._log.append((_K_END_TURN, seat, 0, -1, 0, 1))
@@ -428,16 +498,18 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
             and option.card not in self.row_specials[option.row]
         )
 
-    def _play(self, seat: int, card: int) -> None:
-        self.hands[seat].remove(card)
+    def _play(self, seat: int, card: int, index: int) -> None:
+        """Play the bull card at `index` of `seat`'s hand (`card`), one step of the turn."""
+        hand = self.hands[seat]
+        del hand[index]
+        del self.hand_options[seat][index]
         rows = self.rows
-        kept = self._row_ends
-        if kept[0] is rows:
-            ends, ordered = kept[1], kept[2]
+        if self._ends_of is rows:
+            ends, ordered = self._ends, self._ordered
         else:
             ends = [row[-1] for row in rows]
             ordered = sorted(ends)
-            self._row_ends = (rows, ends, ordered)
+            self._ends_of, self._ends, self._ordered = rows, ends, ordered
         # row_for(card, ends), quicker: the highest end below the card, else the highest
         # end, found in the ends in ascending order; the card takes its place there.
         below = bisect_left(ordered, card)
@@ -451,29 +523,41 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         cards = rows[row]
         cards.append(card)
         ends[row] = card
-        self._log.append((_K_PLACE, seat, card, row, 0, 1))
+        log = self._log
+        log.append((_K_PLACE, seat, card, row, 0, 1))
         if len(cards) >= ROW_FULL:
-            rows.pop(row)
-            ends.pop(row)
+            del rows[row]
+            del ends[row]
             ordered.remove(card)
-            self._free = (None, ())
+            self._free_of = None
             specials = self.row_specials.pop(row)
             self.piles[seat].extend(cards)
             self.pile_specials[seat].extend(specials)
             self.pile_specials[seat].sort()
-            self._log.append((_K_COLLECT, seat, 0, row, 0, 1, tuple(cards), -1, tuple(specials)))
+            log.append((_K_COLLECT, seat, 0, row, 0, 1, tuple(cards), -1, tuple(specials)))
+        steps = self.steps = self.steps + 1
+        if not hand and not any(self.hands):
+            log.append((_K_END_TURN, seat, 0, -1, 0, 1))
+            self._end_game()
+        elif steps >= MAX_STEPS or not ((hand and rows) or self._can_play(seat)):
+            self._end_turn(seat)
 
     def _special(self, seat: int, kind: Special, row: int) -> None:
         self.specials[seat].remove(kind)
         self.row_specials[row].append(kind)
         self.row_specials[row].sort()
-        self._free = (None, ())
+        self._free_of = None
         self._log.append((_K_SPECIAL, seat, kind, row, 0, 1))
 
     def _can_play(self, seat: int) -> bool:
         if self.hands[seat] and self.rows:
             return True
-        return any(k not in held for k in self.specials[seat] for held in self.row_specials)
+        row_specials = self.row_specials
+        for kind in self.specials[seat]:
+            for held in row_specials:
+                if kind not in held:
+                    return True
+        return False
 
     def _end_turn(self, seat: int) -> None:
         self._log.append((_K_END_TURN, seat, 0, -1, 0, 1))
@@ -482,9 +566,9 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
     def _next_turn(self, seat: int) -> None:
         """The next seat clockwise that can play; nobody can: the game is over."""
         self.steps = 0
-        for step in range(1, self.players + 1):
-            candidate = (seat + step) % self.players
-            if self._can_play(candidate):
+        hands, rows = self.hands, self.rows
+        for candidate in _ORDERS[self.players][seat]:
+            if (hands[candidate] and rows) or self._can_play(candidate):
                 self.turn = candidate
                 return
         self._end_game()
