@@ -79,6 +79,9 @@ SPECIAL_OPTIONS: dict[int, tuple[Option, ...]] = {
 """SPECIAL_OPTIONS[kind][row]: put special `kind` on `row` (shared, options are immutable)."""
 
 
+_X2, _PLUS5 = Special.X2, Special.PLUS5
+
+
 def row_for(card: int, ends: Sequence[int]) -> int:
     """The row a bull card goes to: the highest end below it, else the highest end."""
     best, best_end, top, top_end = -1, 0, -1, 0
@@ -94,8 +97,8 @@ def score(
     pile: Sequence[int], pile_specials: Sequence[int], hand_specials: Sequence[int] = ()
 ) -> int:
     """(green - red + 5 per +5) x 2 per x2, minus 10 per special card left in hand."""
-    points = sum(HORNOCHSEN_POINTS[c] for c in pile) + 5 * pile_specials.count(Special.PLUS5)
-    return points * (1 << pile_specials.count(Special.X2)) - 10 * len(hand_specials)
+    points = sum([HORNOCHSEN_POINTS[card] for card in pile]) + 5 * pile_specials.count(_PLUS5)
+    return points * (1 << pile_specials.count(_X2)) - 10 * len(hand_specials)
 
 
 # Event kinds as ints, for the compact history records (sdk.game.eventlog).
@@ -118,8 +121,8 @@ _ORDERS = tuple(
 # a global's, and these are read at every step.
 _PLAY_KIND, _SPECIAL_KIND, _END_TURN_KIND = OptionKind.PLAY, OptionKind.SPECIAL, OptionKind.END_TURN
 _RIGHT = Side.RIGHT
-_X2, _PLUS5 = Special.X2, Special.PLUS5
 _ByKind = tuple[tuple[Option, ...], ...]
+_ON_X2, _ON_PLUS5 = SPECIAL_OPTIONS[_X2], SPECIAL_OPTIONS[_PLUS5]  # by row
 _NO_CARDS: list[int] = []  # a hand when no row is left to play on (never changed)
 
 
@@ -327,40 +330,89 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         [3] for both, kept with the row_specials list they were made from and made again
         after a special is played or a row collected."""
         row_specials = self.row_specials
-        x2, plus5 = SPECIAL_OPTIONS[_X2], SPECIAL_OPTIONS[_PLUS5]
-        on_x2 = tuple([x2[row] for row, held in enumerate(row_specials) if _X2 not in held])
-        on_plus5 = tuple(
-            [plus5[row] for row, held in enumerate(row_specials) if _PLUS5 not in held]
-        )
-        free = ((), on_x2, on_plus5, on_x2 + on_plus5)
+        on_x2: list[Option] = []
+        on_plus5: list[Option] = []
+        # zip stops at the last row (strict= would cost a keyword call)
+        for x2, plus5, held in zip(_ON_X2, _ON_PLUS5, row_specials):  # noqa: B905
+            if not held:
+                on_x2.append(x2)
+                on_plus5.append(plus5)
+            else:
+                if _X2 not in held:
+                    on_x2.append(x2)
+                if _PLUS5 not in held:
+                    on_plus5.append(plus5)
+        free = ((), tuple(on_x2), tuple(on_plus5), tuple(on_x2 + on_plus5))
         self._free_of, self._free = row_specials, free
         return free
 
     def apply(self, seat: int, option: Option) -> None:
         if self.over or seat != self.turn:
             require_pending(self.pending(), seat)
-        if option[0] is _PLAY_KIND:
-            # A PLAY legal_options gave is the hand card's own option: found by the card's
-            # index in the hand, it is legal if there are rows and steps left.
-            card = option[1]
-            try:
-                index = self.hands[seat].index(card)
-            except ValueError:
-                index = -1
-            if (
-                index < 0
-                or self.hand_options[seat][index] is not option
-                or self.steps >= MAX_STEPS
-                or not self.rows
-            ):
-                if not self._is_legal(seat, option):
-                    require_legal(seat, option, self.legal_options(seat))
-                index = self.hands[seat].index(card)
-            self._play(seat, card, index)
-        elif self._is_legal(seat, option):
+        kind = option[0]
+        if kind is not _PLAY_KIND and kind != _PLAY_KIND:
+            if not self._is_legal(seat, option):
+                require_legal(seat, option, self.legal_options(seat))
             self._step(seat, option)
+            return
+        # A PLAY that legal_options gave is its hand card's own option (hand_options): the
+        # card's index in the hand finds it; it is legal while rows and steps are left.
+        card = option[1]
+        hand = self.hands[seat]
+        try:
+            index = hand.index(card)
+        except ValueError:
+            index = -1
+        if (
+            index < 0
+            or self.hand_options[seat][index] is not option
+            or self.steps >= MAX_STEPS
+            or not self.rows
+        ):
+            if not self._is_legal(seat, option):
+                require_legal(seat, option, self.legal_options(seat))
+            index = hand.index(card)
+        # The PLAY, written out here (the hot path): the card goes to the row whose end is
+        # the highest below it, else to the row with the highest end (row_for), found by
+        # bisecting the row ends kept in ascending order; the card takes its end's place.
+        del hand[index]
+        del self.hand_options[seat][index]
+        rows = self.rows
+        if self._ends_of is rows:
+            ends, ordered = self._ends, self._ordered
         else:
-            require_legal(seat, option, self.legal_options(seat))
+            ends = [row[-1] for row in rows]
+            ordered = sorted(ends)
+            self._ends_of, self._ends, self._ordered = rows, ends, ordered
+        below = bisect_left(ordered, card)
+        if below:
+            end = ordered[below - 1]
+            ordered[below - 1] = card
+        else:
+            end = ordered.pop()
+            ordered.insert(0, card)
+        row = ends.index(end)  # the ends are distinct
+        cards = rows[row]
+        cards.append(card)
+        ends[row] = card
+        log = self._log
+        log.append((_K_PLACE, seat, card, row, 0, 1))
+        if len(cards) >= ROW_FULL:  # the 5th card collects the row
+            del rows[row]
+            del ends[row]
+            ordered.remove(card)
+            self._free_of = None
+            specials = self.row_specials.pop(row)
+            self.piles[seat].extend(cards)
+            self.pile_specials[seat].extend(specials)
+            self.pile_specials[seat].sort()
+            log.append((_K_COLLECT, seat, 0, row, 0, 1, tuple(cards), -1, tuple(specials)))
+        steps = self.steps = self.steps + 1
+        if not hand and not any(self.hands):
+            log.append((_K_END_TURN, seat, 0, -1, 0, 1))
+            self._end_game()
+        elif steps >= MAX_STEPS or not ((hand and rows) or self._can_play(seat)):
+            self._end_turn(seat)
 
     def apply_trusted(self, seat: int, option: Option) -> None:
         """:meth:`apply` without checking that `seat` is pending and `option` legal: for
@@ -382,14 +434,14 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         return self.scores()
 
     def _step(self, seat: int, option: Option) -> None:
-        """Apply a legal option of the seat to move."""
+        """Apply a legal option of the seat to move (a PLAY through :meth:`apply`, which
+        plays it; its checks cost little there)."""
         kind = option.kind
         if kind == _END_TURN_KIND:
             self._end_turn(seat)
             return
         if kind == _PLAY_KIND:
-            card = option.card
-            self._play(seat, card, self.hands[seat].index(card))
+            self.apply(seat, option)
             return
         self._special(seat, _SPECIAL_OF[option.card], option.row)
         self.steps += 1
@@ -498,50 +550,6 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
             and option.card not in self.row_specials[option.row]
         )
 
-    def _play(self, seat: int, card: int, index: int) -> None:
-        """Play the bull card at `index` of `seat`'s hand (`card`), one step of the turn."""
-        hand = self.hands[seat]
-        del hand[index]
-        del self.hand_options[seat][index]
-        rows = self.rows
-        if self._ends_of is rows:
-            ends, ordered = self._ends, self._ordered
-        else:
-            ends = [row[-1] for row in rows]
-            ordered = sorted(ends)
-            self._ends_of, self._ends, self._ordered = rows, ends, ordered
-        # row_for(card, ends), quicker: the highest end below the card, else the highest
-        # end, found in the ends in ascending order; the card takes its place there.
-        below = bisect_left(ordered, card)
-        if below:
-            end = ordered[below - 1]
-            ordered[below - 1] = card
-        else:
-            end = ordered.pop()
-            ordered.insert(0, card)
-        row = ends.index(end)  # the ends are distinct
-        cards = rows[row]
-        cards.append(card)
-        ends[row] = card
-        log = self._log
-        log.append((_K_PLACE, seat, card, row, 0, 1))
-        if len(cards) >= ROW_FULL:
-            del rows[row]
-            del ends[row]
-            ordered.remove(card)
-            self._free_of = None
-            specials = self.row_specials.pop(row)
-            self.piles[seat].extend(cards)
-            self.pile_specials[seat].extend(specials)
-            self.pile_specials[seat].sort()
-            log.append((_K_COLLECT, seat, 0, row, 0, 1, tuple(cards), -1, tuple(specials)))
-        steps = self.steps = self.steps + 1
-        if not hand and not any(self.hands):
-            log.append((_K_END_TURN, seat, 0, -1, 0, 1))
-            self._end_game()
-        elif steps >= MAX_STEPS or not ((hand and rows) or self._can_play(seat)):
-            self._end_turn(seat)
-
     def _special(self, seat: int, kind: Special, row: int) -> None:
         self.specials[seat].remove(kind)
         self.row_specials[row].append(kind)
@@ -560,8 +568,16 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         return False
 
     def _end_turn(self, seat: int) -> None:
+        """`seat`'s turn is over: the next seat clockwise that can play moves (as
+        :meth:`_next_turn`, written out)."""
         self._log.append((_K_END_TURN, seat, 0, -1, 0, 1))
-        self._next_turn(seat)
+        self.steps = 0
+        hands, rows = self.hands, self.rows
+        for candidate in _ORDERS[self.players][seat]:
+            if (hands[candidate] and rows) or self._can_play(candidate):
+                self.turn = candidate
+                return
+        self._end_game()
 
     def _next_turn(self, seat: int) -> None:
         """The next seat clockwise that can play; nobody can: the game is over."""
