@@ -267,11 +267,12 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
             [sorted(cards[s * hand_size : (s + 1) * hand_size]) for s in range(self.players)]
         )
         start = self.players * hand_size
-        self.rows = [[c] for c in sorted(cards[start : start + table])]
-        self.row_specials = [[] for _ in self.rows]
+        firsts = sorted(cards[start : start + table])
+        self.rows = [[card] for card in firsts]
+        self.row_specials = [[] for _ in firsts]
         self.unused = sorted(cards[start + table :])
-        self.specials = [[Special.X2, Special.PLUS5] for _ in range(self.players)]
-        self._log.append((_K_ROUND_START, -1, 0, -1, 0, 1, tuple([r[0] for r in self.rows])))
+        self.specials = [[_X2, _PLUS5] for _ in range(self.players)]
+        self._log.append((_K_ROUND_START, -1, 0, -1, 0, 1, tuple(firsts)))
 
     # ----- the GameState interface --------------------------------------------------
 
@@ -351,9 +352,12 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
             require_pending(self.pending(), seat)
         kind = option[0]
         if kind is not _PLAY_KIND and kind != _PLAY_KIND:
-            if not self._is_legal(seat, option):
+            if option is END_TURN and self.steps:
+                self._end_turn(seat)
+            elif self._is_legal(seat, option):
+                self._step(seat, option)
+            else:
                 require_legal(seat, option, self.legal_options(seat))
-            self._step(seat, option)
             return
         # A PLAY that legal_options gave is its hand card's own option (hand_options): the
         # card's index in the hand finds it; it is legal while rows and steps are left.
@@ -436,14 +440,14 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
     def _step(self, seat: int, option: Option) -> None:
         """Apply a legal option of the seat to move (a PLAY through :meth:`apply`, which
         plays it; its checks cost little there)."""
-        kind = option.kind
+        kind = option[0]
         if kind == _END_TURN_KIND:
             self._end_turn(seat)
             return
         if kind == _PLAY_KIND:
             self.apply(seat, option)
             return
-        self._special(seat, _SPECIAL_OF[option.card], option.row)
+        self._special(seat, _SPECIAL_OF[option[1]], option[2])
         self.steps += 1
         if not any(self.hands):
             self._log.append((_K_END_TURN, seat, 0, -1, 0, 1))
@@ -532,22 +536,20 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
 
     def _is_legal(self, seat: int, option: Option) -> bool:
         """A quick legality check of one option (the same rules as legal_options)."""
-        kind = option.kind
+        kind, card, row, side, target = option
         if kind == _END_TURN_KIND:
             return option == END_TURN and self.steps > 0
         if self.steps >= MAX_STEPS:
             return False
-        plain = option.side == _RIGHT and option.target == -1  # fields the kinds leave
+        plain = side == _RIGHT and target == -1  # fields the kinds leave
         if kind == _PLAY_KIND:
-            return (
-                plain and option.row == -1 and bool(self.rows) and option.card in self.hands[seat]
-            )
+            return plain and row == -1 and bool(self.rows) and card in self.hands[seat]
         return (
             plain
             and kind == _SPECIAL_KIND
-            and option.card in self.specials[seat]
-            and 0 <= option.row < len(self.rows)
-            and option.card not in self.row_specials[option.row]
+            and card in self.specials[seat]
+            and 0 <= row < len(self.rows)
+            and card not in self.row_specials[row]
         )
 
     def _special(self, seat: int, kind: Special, row: int) -> None:
