@@ -11,8 +11,9 @@ the game ends the moment the last bull card in any hand is played.
 Score = (green - red heads + 5 per +5 card) x 2^(x2 cards) - 10 per special left in hand;
 the hand penalty counts once the game is over. Highest score wins.
 
-Explicit positions and determinization are in :mod:`sdk.game.hornochsen_position`; the
-family (presets, constructors) in :mod:`sdk.game.hornochsen`, which re-exports every name.
+Explicit positions and determinization are in :mod:`sdk.game.hornochsen_position`, views
+and card places in :mod:`sdk.game.hornochsen_view`; the family (presets, constructors) in
+:mod:`sdk.game.hornochsen`, which re-exports every name.
 """
 
 from __future__ import annotations
@@ -36,16 +37,14 @@ from sdk.game.core import (
 )
 from sdk.game.dealing import seeded_shuffle
 from sdk.game.engine_support import (
-    make_header,
-    position_history,
-    require_distinct,
     require_legal,
     require_pending,
-    require_seat,
 )
 from sdk.game.eventlog import EventLog, Record
 from sdk.game.family import Position
-from sdk.game.views import HornochsenRow, HornochsenView
+from sdk.game.hornochsen_view import SPECIALS_PER_KIND as SPECIALS_PER_KIND
+from sdk.game.hornochsen_view import card_locations_of, special_locations_of, view_of
+from sdk.game.views import HornochsenView
 
 NAME = "hornochsen"
 
@@ -55,9 +54,6 @@ DECK = range(1, 99)
 
 DEAL = {2: (14, 7), 3: (12, 9), 4: (12, 12), 5: (12, 15), 6: (10, 15)}
 """Players -> (hand cards each, table cards)."""
-
-
-SPECIALS_PER_KIND = 6
 
 
 ROW_FULL = 5  # the 5th bull card collects the row
@@ -217,47 +213,19 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         ``ROUND_START`` (each row's first card), then a ``PLACE`` by seat -1 of every further
         row card. (Determinization needs the history of a dealt game: this one does not
         tell collected piles or played specials.)"""
-        players = len(hands)
-        if not 2 <= players <= 6:
-            raise RulesError(f"Hornochsen! is for 2 to 6 players, not {players}")
-        if not 0 <= turn < players:
-            raise RulesError(f"seats are 0..{players - 1}")
-        specials = specials if specials is not None else [[Special.X2, Special.PLUS5]] * players
-        row_specials = row_specials if row_specials is not None else [[] for _ in rows]
-        piles = piles if piles is not None else [[] for _ in range(players)]
-        pile_specials = pile_specials if pile_specials is not None else [[]] * players
-        if not len(specials) == len(piles) == len(pile_specials) == players:
-            raise RulesError("give specials, piles and pile specials for every player")
-        if len(row_specials) != len(rows):
-            raise RulesError("give the specials of every row")
-        for index, row in enumerate(rows):
-            if not 1 <= len(row) < ROW_FULL:
-                raise RulesError(f"row {index + 1} must hold 1 to 4 bull cards, not {len(row)}")
-            kinds = list(row_specials[index])
-            if len(set(kinds)) != len(kinds):
-                raise RulesError(f"row {index + 1} holds at most one special of each kind")
-        for kind in Special:
-            count = sum(list(s).count(kind) for s in (*specials, *row_specials, *pile_specials))
-            if count > SPECIALS_PER_KIND:
-                raise RulesError(f"there are only {SPECIALS_PER_KIND} {kind.name} cards")
-        places: dict[str, Sequence[int]] = {f"hand {s}": h for s, h in enumerate(hands)}
-        places.update({f"row {r}": row for r, row in enumerate(rows)})
-        places.update({f"pile {s}": p for s, p in enumerate(piles)})
-        require_distinct(places, DECK)
-        state = cls(players, variant)
-        state.set_hands([sorted(h) for h in hands])
-        state.specials = [sorted(Special(k) for k in s) for s in specials]
-        state.rows = [list(r) for r in rows]
-        state.row_specials = [sorted(Special(k) for k in s) for s in row_specials]
-        state.piles = [list(p) for p in piles]
-        state.pile_specials = [sorted(Special(k) for k in s) for s in pile_specials]
-        placed = {c for cards in places.values() for c in cards}
-        state.unused = [c for c in DECK if c not in placed]
-        state.history = position_history(rows, 1)
-        state.turn = turn
-        if not state._can_play(turn):
-            state._next_turn(turn)
-        return state
+        from sdk.game.hornochsen_position import state_from_position
+
+        return state_from_position(
+            cls,
+            hands,
+            rows,
+            specials=specials,
+            row_specials=row_specials,
+            piles=piles,
+            pile_specials=pile_specials,
+            turn=turn,
+            variant=variant,
+        )
 
     def _deal(self, seed: int) -> None:
         cards = list(DECK)
@@ -469,11 +437,7 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         ]
 
     def card_locations(self) -> dict[str, list[int]]:
-        places = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}
-        places.update({f"row {r}": list(row) for r, row in enumerate(self.rows)})
-        places.update({f"pile {s}": list(p) for s, p in enumerate(self.piles)})
-        places["unused"] = list(self.unused)
-        return places
+        return card_locations_of(self)
 
     def position(self) -> Position:
         """The table at the start of a turn, before its first step."""
@@ -490,47 +454,10 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
 
     def special_locations(self) -> dict[str, list[int]]:
         """Where every special card is (Special values); the box holds the ones not dealt."""
-        places = {f"hand {s}": list(h) for s, h in enumerate(self.specials)}
-        places.update({f"row {r}": list(s) for r, s in enumerate(self.row_specials)})
-        places.update({f"pile {s}": list(p) for s, p in enumerate(self.pile_specials)})
-        in_play = [k for cards in places.values() for k in cards]
-        places["box"] = [k for k in Special for _ in range(SPECIALS_PER_KIND - in_play.count(k))]
-        return places
+        return special_locations_of(self)
 
     def view(self, seat: int) -> HornochsenView:
-        require_seat(self.players, seat)
-        to_move = self.pending()
-        own = seat >= 0
-        return HornochsenView(
-            header=make_header(
-                self.variant,
-                self.players,
-                seat,
-                1,
-                self.scores(),
-                to_move,
-                DecisionKind.PLAY_STEP,
-                self.history,
-            ),
-            hand=tuple(self.hands[seat]) if own else (),
-            specials=tuple(self.specials[seat]) if own else (),
-            rows=tuple(
-                HornochsenRow(tuple(row), Special.X2 in held, Special.PLUS5 in held)
-                for row, held in zip(self.rows, self.row_specials, strict=True)
-            ),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            special_counts=tuple(len(s) for s in self.specials),
-            pile_sizes=tuple(
-                len(p) + len(s) for p, s in zip(self.piles, self.pile_specials, strict=True)
-            ),
-            own_pile=tuple(self.piles[seat]) if own else (),
-            own_pile_specials=tuple(self.pile_specials[seat]) if own else (),
-            steps_this_turn=self.steps,
-            all_hands=tuple(tuple(h) for h in self.hands) if not own else (),
-            all_specials=tuple(tuple(s) for s in self.specials) if not own else (),
-            all_piles=tuple(tuple(p) for p in self.piles) if not own else (),
-            all_pile_specials=tuple(tuple(s) for s in self.pile_specials) if not own else (),
-        )
+        return view_of(self, seat)
 
     # ----- the rules ------------------------------------------------------------------
 
