@@ -28,8 +28,8 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
-_STEPS_LIMIT = 4096  # deck sizes remembered (a few are used)
+_STEPS: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+_STEPS_LIMIT = 4096  # (deck size, stop) pairs remembered (a few are used)
 
 
 def text_generator(text: str) -> _random.Random:
@@ -39,23 +39,28 @@ def text_generator(text: str) -> _random.Random:
     return _random.Random(int.from_bytes(raw + sha512(raw).digest(), "big"))
 
 
-def _steps(size: int) -> tuple[tuple[int, int], ...]:
-    """(i, k) for every swap of a shuffle of `size` items, in order: item i is swapped
-    with item ``randbelow(i + 1)``, drawn ``k = (i + 1).bit_length()`` bits at a time."""
-    steps = _STEPS.get(size)
+def _steps(size: int, stop: int) -> tuple[tuple[int, int], ...]:
+    """(i, k) for every swap of a shuffle of `size` items with i >= `stop`, in order: item
+    i is swapped with item ``randbelow(i + 1)``, drawn ``k = (i + 1).bit_length()`` bits at
+    a time."""
+    steps = _STEPS.get((size, stop))
     if steps is None:
-        steps = tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+        steps = tuple((i, (i + 1).bit_length()) for i in range(size - 1, max(stop, 1) - 1, -1))
         if len(_STEPS) < _STEPS_LIMIT:
-            _STEPS[size] = steps
+            _STEPS[size, stop] = steps
     return steps
 
 
-def seeded_shuffle(text: str, items: list[T]) -> None:
-    """Shuffle `items` in place exactly as ``random.Random(text).shuffle(items)`` does."""
+def seeded_shuffle(text: str, items: list[T], unordered: int = 0) -> None:
+    """Shuffle `items` in place exactly as ``random.Random(text).shuffle(items)`` does.
+
+    With `unordered` > 0 the first `unordered` items come out as the same items, in some
+    other order: the shuffle's last steps (i < `unordered`), which only swap items among
+    those places, are left out. For a deal whose first hand is sorted anyway."""
     if len(items) < 2:
         return
     getrandbits = text_generator(text).getrandbits
-    for i, k in _steps(len(items)):
+    for i, k in _steps(len(items), unordered):
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)

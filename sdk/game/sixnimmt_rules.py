@@ -503,8 +503,11 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         self.piles = [[] for _ in range(n)]
         self.picks = [0] * n
         self.queue = []
-        deck = deal_order(self.seed, self.round, rules.highest)
         dealt = n * HAND_SIZE
+        # the first hand (the draft's pool) is sorted: its order within the deck is not used
+        deck = deal_order(
+            self.seed, self.round, rules.highest, dealt + ROWS if rules.draft else HAND_SIZE
+        )
         if rules.draft:
             # 10n+4 cards face up (all of them with the Tactics deck), drafted in turn.
             self.set_hands([[] for _ in range(n)])

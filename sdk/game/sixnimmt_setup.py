@@ -81,14 +81,16 @@ class Rules:
 _RULES: dict[tuple[str, tuple[tuple[str, str], ...], int], Rules] = {}
 
 
-def deal_order(seed: int, round_number: int, highest: int) -> list[int]:
+def deal_order(seed: int, round_number: int, highest: int, unordered: int = 0) -> list[int]:
     """The shuffled deck of a round: seat i gets cards [10i, 10i+10), the next 4 start rows.
 
     Derived from (seed, round) alone, so a state needs no random-generator state. The order
-    is ``random.Random(f"6nimmt:{seed}:{round}").shuffle``'s (see sdk.game.dealing).
+    is ``random.Random(f"6nimmt:{seed}:{round}").shuffle``'s (see sdk.game.dealing), except
+    that the first `unordered` cards may be in another order (the same cards): a deal that
+    sorts them skips the shuffle's steps that only reorder them.
     """
     deck = list(range(1, highest + 1))
-    seeded_shuffle(f"6nimmt:{seed}:{round_number}", deck)
+    seeded_shuffle(f"6nimmt:{seed}:{round_number}", deck, unordered)
     return deck
 
 

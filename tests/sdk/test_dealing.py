@@ -54,3 +54,21 @@ def test_draws_that_are_too_high_are_drawn_again() -> None:
             got = list(range(size))
             seeded_shuffle(f"more:{seed}", got)
             assert got == expected
+
+
+def test_an_unordered_prefix_holds_the_same_items_and_the_rest_the_same_order() -> None:
+    for size in (2, 10, 24, 44, 104):
+        for unordered in (0, 1, 2, 9, 10, 24, 44):
+            for seed in range(10):
+                text = f"prefix:{seed}:{size}"
+                expected = list(range(size))
+                random.Random(text).shuffle(expected)
+                got = list(range(size))
+                seeded_shuffle(text, got, unordered)
+                cut = min(unordered, size)
+                assert sorted(got[:cut]) == sorted(expected[:cut])
+                assert got[cut:] == expected[cut:]
+            deck = deal_order(size, 1, 104)
+            dealt = deal_order(size, 1, 104, unordered)
+            assert sorted(dealt[:unordered]) == sorted(deck[:unordered])
+            assert dealt[unordered:] == deck[unordered:]
