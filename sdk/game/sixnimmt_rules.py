@@ -15,6 +15,7 @@ import bisect
 import itertools
 import random
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from sdk.game.cards import HEADS
@@ -471,8 +472,8 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
 
     def _lay_rows(self, starters: Sequence[int]) -> None:
         self.rows = [[c] for c in starters]
-        if not self.rules.professional:
-            self.rank_rows()
+        if not self.rules.professional:  # as rank_rows does, from the starters themselves
+            self.rank = tuple(sorted(range(ROWS), key=starters.__getitem__, reverse=True))
         self._log.append((_ROUND_START, -1, 0, -1, 0, self.round, tuple(starters)))
 
     def rank_rows(self) -> None:
@@ -518,7 +519,9 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
             self.phase = _DRAFT
             self.to_pick = set()
             return
-        self.set_hands([sorted(deck[i : i + HAND_SIZE]) for i in range(0, dealt, HAND_SIZE)])
+        # set_hands' lists; a hand of 10 cards takes its options in one C call
+        self.hands = hands = [sorted(deck[i : i + HAND_SIZE]) for i in range(0, dealt, HAND_SIZE)]
+        self.hand_options = [list(itemgetter(*hand)(CARD_OPTIONS)) for hand in hands]
         # the cards not dealt, in order: every card but the dealt ones (cards are < 256)
         self.unused = [*_CARD_BYTES[rules.highest].translate(None, bytes(deck[: dealt + ROWS]))]
         self._lay_rows(deck[dealt : dealt + ROWS])
