@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Self, cast
 
 from sdk.game.core import (
     DecisionKind,
@@ -80,6 +81,7 @@ _TURNS = tuple((seat,) for seat in range(7))  # pending(): the seat to move
 _PLAY, _OVER, _STEAL = Phase.PLAY, Phase.OVER, Phase.STEAL  # enum members as globals: quicker
 _PLAY_KIND, _ROW_KIND, _STEAL_KIND = OptionKind.PLAY, OptionKind.ROW, OptionKind.STEAL
 _new_options = list.__new__
+_new_state = object.__new__
 _Table = tuple[
     int, tuple[int, ...], tuple[int, ...], list[list[int]], list[list[int]], list[int], list[int]
 ]
@@ -90,6 +92,38 @@ _NO_HAND: tuple[list[int], int] = ([], 0)  # _held before a hand's spread set is
 class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView]):
     """A game of 11 nimmt!. Build one with :func:`new_game` or :meth:`from_position`."""
 
+    # Every attribute in a slot, and clone() copies the slots without reading the instance
+    # dict: reading an object's __dict__ makes CPython 3.11 build one for good, and then
+    # every method looked up on it goes the slow way (a clone's legal_options cost about
+    # 10k instructions against 7k).
+    __slots__ = (
+        "_ended",
+        "_events",
+        "_held",
+        "_log",
+        "_round_ends",
+        "_top_mask",
+        "_top_spread",
+        "_tops",
+        "_tops_cache",
+        "bulls",
+        "deck",
+        "hands",
+        "phase",
+        "piles",
+        "players",
+        "plays",
+        "round",
+        "seed",
+        "start_tops",
+        "starter",
+        "steal_targets",
+        "supply",
+        "totals",
+        "turn",
+        "unused",
+        "variant",
+    )
     COPY_LISTS = (
         "totals",
         "_tops",
@@ -218,6 +252,33 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
     @finished_rounds.setter
     def finished_rounds(self, rounds: tuple[RoundEnd, ...]) -> None:
         self._ended = self._round_ends = rounds
+
+    def clone(self) -> Self:
+        """As :meth:`GameState.clone` (COPY_LISTS and COPY_NESTED copied, the rest shared),
+        written out for the slots. An ElevenNimmtState keeps all its state in slots, so its
+        instance dict is neither read nor copied; a subclass clones the general way."""
+        if type(self) is not ElevenNimmtState:
+            return super().clone()
+        other = _new_state(ElevenNimmtState)
+        other.variant, other.players, other.seed = self.variant, self.players, self.seed
+        other.round, other.starter, other.turn = self.round, self.starter, self.turn
+        other.supply, other.phase = self.supply, self.phase
+        other.start_tops, other._tops_cache = self.start_tops, self._tops_cache
+        other._top_mask, other._top_spread = self._top_mask, self._top_spread
+        other._ended, other._round_ends = self._ended, self._round_ends
+        other.totals, other.bulls = self.totals.copy(), self.bulls.copy()
+        other.deck, other.unused = self.deck.copy(), self.unused.copy()
+        other.plays, other.steal_targets = self.plays.copy(), self.steal_targets.copy()
+        other._tops = self._tops.copy()
+        other._log, other._events = self._log.copy(), self._events.copy()
+        other.piles = [pile.copy() for pile in self.piles]
+        hands = other.hands = [hand.copy() for hand in self.hands]
+        # Each hand's spread set goes with its copy (a stale one stays stale).
+        other._held = [
+            (copy, held[1]) if held[0] is hand else held
+            for hand, copy, held in zip(self.hands, hands, self._held, strict=True)
+        ]
+        return cast(Self, other)
 
     @property
     def higher_is_better(self) -> bool:
