@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from operator import itemgetter
 from typing import Self, cast
 
 from sdk.game.core import (
@@ -82,6 +83,7 @@ _PLAY, _OVER, _STEAL = Phase.PLAY, Phase.OVER, Phase.STEAL  # enum members as gl
 _PLAY_KIND, _ROW_KIND, _STEAL_KIND = OptionKind.PLAY, OptionKind.ROW, OptionKind.STEAL
 _new_options = list.__new__
 _new_state = object.__new__
+_pile_of_play = itemgetter(1)  # a play's pile: plays are (card, pile)
 _Table = tuple[
     int, tuple[int, ...], tuple[int, ...], list[list[int]], list[list[int]], list[int], list[int]
 ]
@@ -467,29 +469,53 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         hand.remove(card)
         held = self._held[seat]
         if held[0] is old_hand:
-            self._held[seat] = (hand, held[1] ^ CARD_SPREAD[card])
+            held = self._held[seat] = (hand, held[1] ^ CARD_SPREAD[card])
         plays = self.plays
         cards = self.piles[pile]
         if plays:
-            new_cards = sum(1 for _, p in plays if p == pile)
+            new_cards = 0  # this turn's cards on the pile so far
+            for played in plays:
+                if played[1] == pile:
+                    new_cards += 1
             stack(cards, card, new_cards, self.start_tops[pile])
         else:
             cards.append(card)
-        old, new = self._tops[pile], cards[-1]
+        tops = self._tops
+        old, new = tops[pile], cards[-1]
         if old != new:
-            self._tops[pile] = new
+            tops[pile] = new
             self._top_mask ^= BITS[old] | BITS[new]
             self._top_spread ^= TOP_SPREAD[old] | TOP_SPREAD[new]
         plays.append((card, pile))
-        self._log.append((_K_PLACE, seat, card, pile, 0, self.round))
-        if not self.bulls[seat] or not hand or not self._has_play(seat):
-            self._finish_turn(seat)
+        log = self._log
+        log.append((_K_PLACE, seat, card, pile, 0, self.round))
+        bulls = self.bulls[seat]
+        if bulls and hand:  # _has_play, written out: may the turn go on?
+            start = self.start_tops
+            used = set(map(_pile_of_play, plays))
+            if len(used) >= bulls:  # only the piles played on this turn stay open
+                spread = 0
+                for used_pile in used:
+                    spread |= TOP_SPREAD[start[used_pile]]
+            else:
+                cache = self._tops_cache
+                spread = (cache if cache[0] is start else self._cache_tops())[2]
+            if spread & (held[1] if held[0] is hand else self._hand_spread(seat)):
+                return
+        # _finish_turn, written out
+        log.append((_K_END_TURN, seat, 0, -1, 0, self.round))
+        if not hand:
+            self._end_round()
+            return
+        self.turn = (seat + 1) % self.players  # the phase stays PLAY
+        start = self.start_tops = tops[:]
+        self._tops_cache = (start, self._top_mask, self._top_spread)
+        self.plays = []
 
     def _take(self, seat: int, pile: int) -> None:
         cards = self.piles.pop(pile)
-        top = self._tops.pop(pile)  # the piles after it move down one
-        self._top_mask ^= BITS[top]
-        self._top_spread ^= TOP_SPREAD[top]
+        tops = self._tops
+        top = tops.pop(pile)  # the piles after it move down one
         old_hand = self.hands[seat]
         hand = self.hands[seat] = sorted(old_hand + cards)
         held = self._held[seat]
@@ -498,20 +524,49 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
             for card in cards:
                 spread |= CARD_SPREAD[card]
             self._held[seat] = (hand, spread)
-        self._log.append((_K_TAKE, seat, 0, pile, 0, self.round, tuple(cards)))
+        log = self._log
+        log.append((_K_TAKE, seat, 0, pile, 0, self.round, tuple(cards)))
         if len(cards) >= BULL_PILE:
             if self.supply:
                 self.supply -= 1
                 self.bulls[seat] += 1
-                self._log.append((_K_BULL, seat, 0, -1, 0, self.round))
+                log.append((_K_BULL, seat, 0, -1, 0, self.round))
             else:
                 targets = steal_targets(self.bulls, seat)
                 if len(targets) > 1:
+                    self._top_mask ^= BITS[top]
+                    self._top_spread ^= TOP_SPREAD[top]
                     self.phase, self.steal_targets = _STEAL, targets
                     return
                 if targets:
                     self._steal(seat, targets[0])
-        self._after_take(seat)
+        deck = self.deck
+        if len(deck) < 2:
+            self._top_mask ^= BITS[top]
+            self._top_spread ^= TOP_SPREAD[top]
+            self._after_take(seat)
+            return
+        # _after_take and _finish_turn for the usual case, written out: two deck cards start
+        # new piles, and the next seat's turn begins (the hand is not empty: it took cards).
+        first, second = deck.pop(), deck.pop()
+        new_pile = len(tops)
+        piles = self.piles
+        piles.append([first])
+        piles.append([second])
+        tops.append(first)
+        tops.append(second)
+        mask = self._top_mask = (self._top_mask ^ BITS[top]) | BITS[first] | BITS[second]
+        spread = self._top_spread = (
+            (self._top_spread ^ TOP_SPREAD[top]) | TOP_SPREAD[first] | TOP_SPREAD[second]
+        )
+        rnd = self.round
+        log.append((_K_NEW_PILE, -1, first, new_pile, 0, rnd))
+        log.append((_K_NEW_PILE, -1, second, new_pile + 1, 0, rnd))
+        log.append((_K_END_TURN, seat, 0, -1, 0, rnd))
+        self.turn = (seat + 1) % self.players  # the phase stays PLAY
+        start = self.start_tops = tops[:]
+        self._tops_cache = (start, mask, spread)
+        self.plays = []
 
     def _steal(self, seat: int, target: int) -> None:
         self.bulls[target] -= 1
