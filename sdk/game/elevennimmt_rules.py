@@ -57,7 +57,7 @@ from sdk.game.elevennimmt_table import (
     stack,
     steal_targets,
 )
-from sdk.game.elevennimmt_turnoptions import TurnOptions, turn_options
+from sdk.game.elevennimmt_turnoptions import TurnOptions
 from sdk.game.engine_support import (
     make_header,
     position_history,
@@ -299,22 +299,38 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
             return [STEAL_OPTIONS[t] for t in self.steal_targets]
         tops = self.start_tops
         cache = self._tops_cache
+        if cache[0] is not tops:
+            cache = self._cache_tops()
         hand = self.hands[seat]
         held = self._held[seat]
-        if self.plays or cache[0] is not tops or held[0] is not hand:
-            mask, spread = self._open_tops(seat)
-            fits = spread & self._hand_spread(seat)
-            if not self.plays:
-                return turn_options(hand, mask, tops, len(self.piles), 0, fits)
-            return turn_options(hand, mask, tops, 0, 1, fits)
-        # The turn's first decision, written out: ROW for every pile, then every play.
-        options = _new_options(TurnOptions)
+        spread = held[1] if held[0] is hand else self._hand_spread(seat)
+        options = _new_options(TurnOptions)  # turn_options, written out
         options._hand = hand
-        options._open = cache[1]
         options._tops = tops
+        plays = self.plays
+        if plays:  # a later decision of the turn: every play, then END_TURN
+            # _open_tops, written out: with b bull cards, at most b piles (1 with none).
+            used = set(map(_pile_of_play, plays))
+            if len(used) >= max(1, self.bulls[seat]):
+                mask = top_spread = 0
+                for pile in used:
+                    top = tops[pile]
+                    mask |= BITS[top]
+                    top_spread |= TOP_SPREAD[top]
+                options._open = mask
+            else:
+                options._open = cache[1]
+                top_spread = cache[2]
+            options._rows = 0
+            options._end = 1
+            fits = options._fits = top_spread & spread
+            options._size = 1 + fits.bit_count()
+            return options
+        # The turn's first decision: ROW for every pile, then every play.
+        options._open = cache[1]
         rows = options._rows = len(self.piles)
         options._end = 0
-        fits = options._fits = cache[2] & held[1]
+        fits = options._fits = cache[2] & spread
         options._size = rows + fits.bit_count()
         return options
 
@@ -326,12 +342,15 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         if kind is _PLAY_KIND and phase is _PLAY:  # _is_legal's check of a play, written out
             card, pile = option.card, option.row
             tops = self.start_tops
-            if not (
+            legal = (
                 0 <= pile < len(tops)
                 and card in self.hands[seat]
                 and 1 <= (card - tops[pile]) % 100 <= WINDOW
-                and (not self.plays or self._may_use(seat, pile))
-            ):
+            )
+            if legal and self.plays:  # _may_use, written out: b bull cards, b piles (1 with 0)
+                used = set(map(_pile_of_play, self.plays))
+                legal = pile in used or len(used) < max(1, self.bulls[seat])
+            if not legal:
                 require_legal(seat, option, self.legal_options(seat))
             self._play(seat, card, pile)
             return
