@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from google.protobuf.message import Message
 
+from referee.view_wire import header_fields, six_nimmt_fields
 from sdk.codec import (
     GAME_FIELDS,
     CodecError,
@@ -30,16 +31,27 @@ from sdk.codec import (
     option_to_proto,
 )
 from sdk.game.core import Event, Option, ViewHeader
-from sdk.game.views import View
+from sdk.game.views import SixNimmtView, View
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 
 _VIEW_HEADER_TAG = field_tag(pb.View.HEADER_FIELD_NUMBER)
 _REQUEST_VIEW_TAG = field_tag(pb.DecideRequest.VIEW_FIELD_NUMBER)
 _OPTION_TAG = field_tag(pb.DecideRequest.OPTIONS_FIELD_NUMBER)
-# Each view type's View.game tag on the wire, and the function making its message.
-_GAME_ENCODERS: dict[type, tuple[bytes, Callable[[Any], Message]]] = {
-    kind: (field_tag(number), to_proto) for kind, (number, to_proto) in GAME_FIELDS.items()
+
+
+def _serialized(to_proto: Callable[[Any], Message]) -> Callable[[Any], bytes]:
+    """A view's game fields on the wire through their protobuf message."""
+    return lambda view: to_proto(view).SerializeToString()
+
+
+# Each view type's View.game tag on the wire, and the function writing that field's bytes:
+# 6 nimmt! views straight to the wire (the family most matches play), the others through
+# their messages.
+_GAME_ENCODERS: dict[type, tuple[bytes, Callable[[Any], bytes]]] = {
+    kind: (field_tag(number), _serialized(to_proto))
+    for kind, (number, to_proto) in GAME_FIELDS.items()
 }
+_GAME_ENCODERS[SixNimmtView] = (_GAME_ENCODERS[SixNimmtView][0], six_nimmt_fields)
 
 
 class MatchEncoder:
@@ -89,7 +101,7 @@ class MatchEncoder:
         encoder = _GAME_ENCODERS.get(type(view))
         if encoder is None:
             raise CodecError(f"not a view: {type(view).__name__}")
-        game_tag, game_to_proto = encoder
+        game_tag, game_bytes = encoder
         header = view.header
         history = header.history
         if history_offset:
@@ -98,22 +110,13 @@ class MatchEncoder:
             records = self._history_records(history)
         header_bytes = self._header_fields(header) + records
         return length_delimited(_VIEW_HEADER_TAG, header_bytes) + length_delimited(
-            game_tag, game_to_proto(view).SerializeToString()
+            game_tag, game_bytes(view)
         )
 
     def _header_fields(self, header: ViewHeader) -> bytes:
         """The header without its history, on the wire: the fields a match never changes
         (variant, options, players; encoded once), then the others."""
-        decision = header.decision
-        return self._match_fields_bytes(header) + (
-            pb.Header(
-                seat=header.seat,
-                round=header.round,
-                scores=header.scores,
-                to_move=header.to_move,
-                decision=cast(pb.DecisionKind.ValueType, 0 if decision is None else decision),
-            ).SerializeToString()
-        )
+        return self._match_fields_bytes(header) + header_fields(header)
 
     def _match_fields_bytes(self, header: ViewHeader) -> bytes:
         """Variant, options and players on the wire. A match's engine shares one options

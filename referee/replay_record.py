@@ -14,10 +14,11 @@ from referee.replay_model import (
     ReplayBot,
     ReplayDecision,
     ReplayResult,
+    StoredOption,
 )
 from referee.snapshots import SnapshotRecorder
 from referee.spec import Fault, MatchResult, MatchSpec
-from sdk.game import Event, GameState, Option, VariantSpec
+from sdk.game import DecisionKind, Event, GameState, Option, VariantSpec
 from sdk.game.views import View
 
 
@@ -35,6 +36,10 @@ class ReplayBuilder:
         deal_seed: int | None = None,
     ) -> None:
         self.snapshots = SnapshotRecorder()
+        # Each option as stored, made once per match: a match offers the same few options
+        # again and again. (The stored lists are shared between decisions; nothing
+        # changes a recorded decision.)
+        self._stored_options: dict[Option, StoredOption] = {}
         self.replay = Replay(
             version=VERSION,
             match_id=match_id,
@@ -81,15 +86,21 @@ class ReplayBuilder:
             ReplayDecision(
                 n=len(decisions),
                 seat=seat,
-                kind=header.decision.name if header.decision is not None else None,
+                kind=_KIND_NAMES.get(header.decision),
                 history_len=len(header.history),
-                options=[option_to_replay(o) for o in options],
+                options=[self._stored(o) for o in options],
                 choice=choice,
                 ms=round(ms, 3),
                 fault=fault,
                 auto=auto,
             )
         )
+
+    def _stored(self, option: Option) -> StoredOption:
+        stored = self._stored_options.get(option)
+        if stored is None:
+            stored = self._stored_options[option] = option_to_replay(option)
+        return stored
 
     def snapshot(self, state: GameState) -> None:
         """Record the table: once at the deal, then after every applied decision."""
@@ -138,3 +149,7 @@ def view_history(view: object) -> tuple[Event, ...]:
     header = getattr(view, "header", None)
     history: tuple[Event, ...] = getattr(header, "history", ())
     return history
+
+
+_KIND_NAMES: dict[DecisionKind | None, str] = {kind: kind.name for kind in DecisionKind}
+"""A decision kind's name as a replay stores it (an enum's ``name`` is a slow property)."""

@@ -11,7 +11,8 @@ the hand penalty counts once the game is over. Highest score wins.
 
 This module is the family (its presets and constructors); the rules are in
 :mod:`sdk.game.hornochsen_rules`, explicit positions and determinization in
-:mod:`sdk.game.hornochsen_position`. Every name is importable from here.
+:mod:`sdk.game.hornochsen_position`, views and card places in
+:mod:`sdk.game.hornochsen_view`. Every name is importable from here.
 """
 
 from __future__ import annotations

@@ -11,8 +11,9 @@ the game ends the moment the last bull card in any hand is played.
 Score = (green - red heads + 5 per +5 card) x 2^(x2 cards) - 10 per special left in hand;
 the hand penalty counts once the game is over. Highest score wins.
 
-Explicit positions and determinization are in :mod:`sdk.game.hornochsen_position`; the
-family (presets, constructors) in :mod:`sdk.game.hornochsen`, which re-exports every name.
+Explicit positions and determinization are in :mod:`sdk.game.hornochsen_position`, views
+and card places in :mod:`sdk.game.hornochsen_view`; the family (presets, constructors) in
+:mod:`sdk.game.hornochsen`, which re-exports every name.
 """
 
 from __future__ import annotations
@@ -36,16 +37,14 @@ from sdk.game.core import (
 )
 from sdk.game.dealing import seeded_shuffle
 from sdk.game.engine_support import (
-    make_header,
-    position_history,
-    require_distinct,
     require_legal,
     require_pending,
-    require_seat,
 )
 from sdk.game.eventlog import EventLog, Record
 from sdk.game.family import Position
-from sdk.game.views import HornochsenRow, HornochsenView
+from sdk.game.hornochsen_view import SPECIALS_PER_KIND as SPECIALS_PER_KIND
+from sdk.game.hornochsen_view import card_locations_of, special_locations_of, view_of
+from sdk.game.views import HornochsenView
 
 NAME = "hornochsen"
 
@@ -55,9 +54,6 @@ DECK = range(1, 99)
 
 DEAL = {2: (14, 7), 3: (12, 9), 4: (12, 12), 5: (12, 15), 6: (10, 15)}
 """Players -> (hand cards each, table cards)."""
-
-
-SPECIALS_PER_KIND = 6
 
 
 ROW_FULL = 5  # the 5th bull card collects the row
@@ -79,6 +75,9 @@ SPECIAL_OPTIONS: dict[int, tuple[Option, ...]] = {
 """SPECIAL_OPTIONS[kind][row]: put special `kind` on `row` (shared, options are immutable)."""
 
 
+_X2, _PLUS5 = Special.X2, Special.PLUS5
+
+
 def row_for(card: int, ends: Sequence[int]) -> int:
     """The row a bull card goes to: the highest end below it, else the highest end."""
     best, best_end, top, top_end = -1, 0, -1, 0
@@ -94,8 +93,8 @@ def score(
     pile: Sequence[int], pile_specials: Sequence[int], hand_specials: Sequence[int] = ()
 ) -> int:
     """(green - red + 5 per +5) x 2 per x2, minus 10 per special card left in hand."""
-    points = sum(HORNOCHSEN_POINTS[c] for c in pile) + 5 * pile_specials.count(Special.PLUS5)
-    return points * (1 << pile_specials.count(Special.X2)) - 10 * len(hand_specials)
+    points = sum([HORNOCHSEN_POINTS[card] for card in pile]) + 5 * pile_specials.count(_PLUS5)
+    return points * (1 << pile_specials.count(_X2)) - 10 * len(hand_specials)
 
 
 # Event kinds as ints, for the compact history records (sdk.game.eventlog).
@@ -107,24 +106,63 @@ _K_ROUND_START = int(EventKind.ROUND_START)
 _K_ROUND_END = int(EventKind.ROUND_END)
 _SPECIAL_OF = (Special.X2, Special.X2, Special.PLUS5)  # by value (Special(v) is slow)
 _TURNS = tuple((seat,) for seat in range(6))  # pending(): the seat to move
+_ORDERS = tuple(
+    tuple(
+        tuple((seat + step) % players for step in range(1, players + 1)) for seat in range(players)
+    )
+    for players in range(7)
+)
+"""_ORDERS[players][seat]: the seats after `seat` clockwise, `seat` itself last."""
 # Enum members as module constants: a class attribute lookup on an enum costs several times
 # a global's, and these are read at every step.
 _PLAY_KIND, _SPECIAL_KIND, _END_TURN_KIND = OptionKind.PLAY, OptionKind.SPECIAL, OptionKind.END_TURN
 _RIGHT = Side.RIGHT
-_X2, _PLUS5 = Special.X2, Special.PLUS5
 _ByKind = tuple[tuple[Option, ...], ...]
+_ON_X2, _ON_PLUS5 = SPECIAL_OPTIONS[_X2], SPECIAL_OPTIONS[_PLUS5]  # by row
+_NO_CARDS: list[int] = []  # a hand when no row is left to play on (never changed)
 
 
 class HornochsenState(EventLog, GameState[HornochsenView]):
     """A game of Hornochsen!. Build one with :func:`new_game` or :meth:`from_position`."""
 
+    __slots__ = (  # attribute access is quicker than through the instance dict
+        "_ends",
+        "_ends_of",
+        "_events",
+        "_free",
+        "_free_of",
+        "_log",
+        "_ordered",
+        "hand_options",
+        "hands",
+        "over",
+        "pile_specials",
+        "piles",
+        "players",
+        "row_specials",
+        "rows",
+        "specials",
+        "steps",
+        "turn",
+        "unused",
+        "variant",
+    )
     COPY_LISTS = ("unused", *EventLog.LOG_LISTS)
-    COPY_NESTED = ("hands", "specials", "rows", "row_specials", "piles", "pile_specials")
+    COPY_NESTED = (
+        "hands",
+        "hand_options",
+        "specials",
+        "rows",
+        "row_specials",
+        "piles",
+        "pile_specials",
+    )
 
     def __init__(self, players: int, variant: str = NAME) -> None:
         self.variant = variant
         self.players = players
         self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.hand_options: list[list[Option]] = [[] for _ in range(players)]
         self.specials: list[list[int]] = [[] for _ in range(players)]  # Special values
         self.rows: list[list[int]] = []  # bull cards, first card first, clockwise
         self.row_specials: list[list[int]] = []
@@ -137,8 +175,22 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         self._log: list[Record] = []
         self._events: list[Event] = []
         # Kept with the list they were made from (a clone or a position has other lists):
-        self._row_ends: tuple[list[list[int]] | None, list[int], list[int]] = (None, [], [])
-        self._free: tuple[list[list[int]] | None, _ByKind] = (None, ())  # see _free_rows
+        # the row ends, in row order and ascending, of the rows list `_ends_of` ...
+        self._ends_of: list[list[int]] | None = None
+        self._ends: list[int] = []
+        self._ordered: list[int] = []
+        # ... and the SPECIAL options on free rows of the row_specials list `_free_of`.
+        self._free_of: list[list[int]] | None = None
+        self._free: _ByKind = ()
+
+    def set_hands(self, hands: list[list[int]]) -> None:
+        """Give every seat its (sorted) hand. ``hand_options[seat]`` holds the PLAY option
+        of each card of ``hands[seat]``, in the same order (the PLAY options of a legal
+        option list, and the quick legality check of a PLAY); every change to a hand
+        changes both. Code outside the engine that changes ``hands`` (a hand-made
+        determinization) must call this afterwards."""
+        self.hands = hands
+        self.hand_options = [[PLAY_OPTIONS[card] for card in hand] for hand in hands]
 
     # ----- construction -------------------------------------------------------------
 
@@ -161,61 +213,34 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         ``ROUND_START`` (each row's first card), then a ``PLACE`` by seat -1 of every further
         row card. (Determinization needs the history of a dealt game: this one does not
         tell collected piles or played specials.)"""
-        players = len(hands)
-        if not 2 <= players <= 6:
-            raise RulesError(f"Hornochsen! is for 2 to 6 players, not {players}")
-        if not 0 <= turn < players:
-            raise RulesError(f"seats are 0..{players - 1}")
-        specials = specials if specials is not None else [[Special.X2, Special.PLUS5]] * players
-        row_specials = row_specials if row_specials is not None else [[] for _ in rows]
-        piles = piles if piles is not None else [[] for _ in range(players)]
-        pile_specials = pile_specials if pile_specials is not None else [[]] * players
-        if not len(specials) == len(piles) == len(pile_specials) == players:
-            raise RulesError("give specials, piles and pile specials for every player")
-        if len(row_specials) != len(rows):
-            raise RulesError("give the specials of every row")
-        for index, row in enumerate(rows):
-            if not 1 <= len(row) < ROW_FULL:
-                raise RulesError(f"row {index + 1} must hold 1 to 4 bull cards, not {len(row)}")
-            kinds = list(row_specials[index])
-            if len(set(kinds)) != len(kinds):
-                raise RulesError(f"row {index + 1} holds at most one special of each kind")
-        for kind in Special:
-            count = sum(list(s).count(kind) for s in (*specials, *row_specials, *pile_specials))
-            if count > SPECIALS_PER_KIND:
-                raise RulesError(f"there are only {SPECIALS_PER_KIND} {kind.name} cards")
-        places: dict[str, Sequence[int]] = {f"hand {s}": h for s, h in enumerate(hands)}
-        places.update({f"row {r}": row for r, row in enumerate(rows)})
-        places.update({f"pile {s}": p for s, p in enumerate(piles)})
-        require_distinct(places, DECK)
-        state = cls(players, variant)
-        state.hands = [sorted(h) for h in hands]
-        state.specials = [sorted(Special(k) for k in s) for s in specials]
-        state.rows = [list(r) for r in rows]
-        state.row_specials = [sorted(Special(k) for k in s) for s in row_specials]
-        state.piles = [list(p) for p in piles]
-        state.pile_specials = [sorted(Special(k) for k in s) for s in pile_specials]
-        placed = {c for cards in places.values() for c in cards}
-        state.unused = [c for c in DECK if c not in placed]
-        state.history = position_history(rows, 1)
-        state.turn = turn
-        if not state._can_play(turn):
-            state._next_turn(turn)
-        return state
+        from sdk.game.hornochsen_position import state_from_position
+
+        return state_from_position(
+            cls,
+            hands,
+            rows,
+            specials=specials,
+            row_specials=row_specials,
+            piles=piles,
+            pile_specials=pile_specials,
+            turn=turn,
+            variant=variant,
+        )
 
     def _deal(self, seed: int) -> None:
         cards = list(DECK)
         seeded_shuffle(f"{NAME}:{seed}:1", cards)  # round_rng's order
         hand_size, table = DEAL[self.players]
-        self.hands = [
-            sorted(cards[s * hand_size : (s + 1) * hand_size]) for s in range(self.players)
-        ]
+        self.set_hands(
+            [sorted(cards[s * hand_size : (s + 1) * hand_size]) for s in range(self.players)]
+        )
         start = self.players * hand_size
-        self.rows = [[c] for c in sorted(cards[start : start + table])]
-        self.row_specials = [[] for _ in self.rows]
+        firsts = sorted(cards[start : start + table])
+        self.rows = [[card] for card in firsts]
+        self.row_specials = [[] for _ in firsts]
         self.unused = sorted(cards[start + table :])
-        self.specials = [[Special.X2, Special.PLUS5] for _ in range(self.players)]
-        self._log.append((_K_ROUND_START, -1, 0, -1, 0, 1, tuple([r[0] for r in self.rows])))
+        self.specials = [[_X2, _PLUS5] for _ in range(self.players)]
+        self._log.append((_K_ROUND_START, -1, 0, -1, 0, 1, tuple(firsts)))
 
     # ----- the GameState interface --------------------------------------------------
 
@@ -231,37 +256,40 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         return DecisionKind.PLAY_STEP
 
     def legal_options(self, seat: int) -> list[Option]:
-        if self.over or seat != self.turn:
-            require_pending(self.pending(), seat)
-        return self._options(seat)
-
-    def _options(self, seat: int) -> list[Option]:
         """The legal options of the seat to move, in canonical order: by card (a special's
         card is its kind: 1 or 2), PLAY (row -1) before SPECIAL on rows 0, 1, ...;
         END_TURN last. Hands are kept sorted."""
+        if self.over or seat != self.turn:
+            require_pending(self.pending(), seat)
         steps = self.steps
         if steps >= MAX_STEPS:
             return [END_TURN]
-        hand = self.hands[seat] if self.rows else []
         kinds = self.specials[seat]
         if not kinds:
-            options = [PLAY_OPTIONS[card] for card in hand]
+            options = self.hand_options[seat].copy() if self.rows else []
         else:
-            free = self._free_rows()
+            free = self._free if self._free_of is self.row_specials else self._free_rows()
+            hand = self.hands[seat] if self.rows else _NO_CARDS
             last = kinds[-1]
             if (not hand or hand[0] > last) and (len(kinds) == 1 or kinds[0] < last):
                 # The usual case: distinct kinds, sorted, and no card as low as a kind.
-                options = list(free[3] if len(kinds) == 2 else free[last])
-                options += [PLAY_OPTIONS[card] for card in hand]
+                if hand:
+                    options = [
+                        *(free[3] if len(kinds) == 2 else free[last]),
+                        *self.hand_options[seat],
+                    ]
+                else:
+                    options = list(free[3] if len(kinds) == 2 else free[last])
             else:
+                plays = self.hand_options[seat]
                 options = []
                 played = 0
                 for kind in sorted(set(kinds)):
                     while played < len(hand) and hand[played] <= kind:
-                        options.append(PLAY_OPTIONS[hand[played]])
+                        options.append(plays[played])
                         played += 1
                     options += free[kind]
-                options += [PLAY_OPTIONS[card] for card in hand[played:]]
+                options += plays[played : len(hand)]
         if steps:
             options.append(END_TURN)
         return options
@@ -270,34 +298,98 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         """The SPECIAL options on the rows free of each kind: [kind] for x2 (1) and +5 (2),
         [3] for both, kept with the row_specials list they were made from and made again
         after a special is played or a row collected."""
-        kept = self._free
         row_specials = self.row_specials
-        if kept[0] is row_specials:
-            return kept[1]
-        x2, plus5 = SPECIAL_OPTIONS[_X2], SPECIAL_OPTIONS[_PLUS5]
-        on_x2 = tuple([x2[row] for row, held in enumerate(row_specials) if _X2 not in held])
-        on_plus5 = tuple(
-            [plus5[row] for row, held in enumerate(row_specials) if _PLUS5 not in held]
-        )
-        free = ((), on_x2, on_plus5, on_x2 + on_plus5)
-        self._free = (row_specials, free)
+        on_x2: list[Option] = []
+        on_plus5: list[Option] = []
+        # zip stops at the last row (strict= would cost a keyword call)
+        for x2, plus5, held in zip(_ON_X2, _ON_PLUS5, row_specials):  # noqa: B905
+            if not held:
+                on_x2.append(x2)
+                on_plus5.append(plus5)
+            else:
+                if _X2 not in held:
+                    on_x2.append(x2)
+                if _PLUS5 not in held:
+                    on_plus5.append(plus5)
+        free = ((), tuple(on_x2), tuple(on_plus5), tuple(on_x2 + on_plus5))
+        self._free_of, self._free = row_specials, free
         return free
 
     def apply(self, seat: int, option: Option) -> None:
         if self.over or seat != self.turn:
             require_pending(self.pending(), seat)
-        if option.kind == _PLAY_KIND:  # _is_legal's check of a PLAY, written out
-            if not (
-                self.steps < MAX_STEPS
-                and option.row == -1
-                and option.side == _RIGHT
-                and option.target == -1
-                and self.rows
-                and option.card in self.hands[seat]
-            ):
+        kind = option[0]
+        if kind is not _PLAY_KIND and kind != _PLAY_KIND:
+            if option is END_TURN and self.steps:
+                self._end_turn(seat)
+            elif self._is_legal(seat, option):
+                self._step(seat, option)
+            else:
                 require_legal(seat, option, self.legal_options(seat))
-        elif not self._is_legal(seat, option):
-            require_legal(seat, option, self.legal_options(seat))
+            return
+        # A PLAY that legal_options gave is its hand card's own option (hand_options): the
+        # card's index in the hand finds it; it is legal while rows and steps are left.
+        card = option[1]
+        hand = self.hands[seat]
+        try:
+            index = hand.index(card)
+        except ValueError:
+            index = -1
+        if (
+            index < 0
+            or self.hand_options[seat][index] is not option
+            or self.steps >= MAX_STEPS
+            or not self.rows
+        ):
+            if not self._is_legal(seat, option):
+                require_legal(seat, option, self.legal_options(seat))
+            index = hand.index(card)
+        # The PLAY, written out here (the hot path): the card goes to the row whose end is
+        # the highest below it, else to the row with the highest end (row_for), found by
+        # bisecting the row ends kept in ascending order; the card takes its end's place.
+        del hand[index]
+        del self.hand_options[seat][index]
+        rows = self.rows
+        if self._ends_of is rows:
+            ends, ordered = self._ends, self._ordered
+        else:
+            ends = [row[-1] for row in rows]
+            ordered = sorted(ends)
+            self._ends_of, self._ends, self._ordered = rows, ends, ordered
+        below = bisect_left(ordered, card)
+        if below:
+            end = ordered[below - 1]
+            ordered[below - 1] = card
+        else:
+            end = ordered.pop()
+            ordered.insert(0, card)
+        row = ends.index(end)  # the ends are distinct
+        cards = rows[row]
+        cards.append(card)
+        ends[row] = card
+        log = self._log
+        log.append((_K_PLACE, seat, card, row, 0, 1))
+        if len(cards) >= ROW_FULL:  # the 5th card collects the row
+            del rows[row]
+            del ends[row]
+            ordered.remove(card)
+            self._free_of = None
+            specials = self.row_specials.pop(row)
+            self.piles[seat].extend(cards)
+            self.pile_specials[seat].extend(specials)
+            self.pile_specials[seat].sort()
+            log.append((_K_COLLECT, seat, 0, row, 0, 1, tuple(cards), -1, tuple(specials)))
+        steps = self.steps = self.steps + 1
+        if not hand and not any(self.hands):
+            log.append((_K_END_TURN, seat, 0, -1, 0, 1))
+            self._end_game()
+        elif steps >= MAX_STEPS or not ((hand and rows) or self._can_play(seat)):
+            self._end_turn(seat)
+
+    def apply_trusted(self, seat: int, option: Option) -> None:
+        """:meth:`apply` without checking that `seat` is pending and `option` legal: for
+        simulations that only apply options ``legal_options`` gave (a wrong one corrupts
+        the state). The referee always uses :meth:`apply`."""
         self._step(seat, option)
 
     def playout(self, rng: random.Random, policy: Policy | None = None) -> list[int]:
@@ -306,22 +398,24 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         if policy is not None:
             return super().playout(rng, policy)
         randrange = rng.randrange
+        legal_options = self.legal_options
         while not self.over:
             seat = self.turn
-            options = self._options(seat)
+            options = legal_options(seat)
             self._step(seat, options[randrange(len(options))])
         return self.scores()
 
     def _step(self, seat: int, option: Option) -> None:
-        """Apply a legal option of the seat to move."""
-        kind = option.kind
+        """Apply a legal option of the seat to move (a PLAY through :meth:`apply`, which
+        plays it; its checks cost little there)."""
+        kind = option[0]
         if kind == _END_TURN_KIND:
             self._end_turn(seat)
             return
         if kind == _PLAY_KIND:
-            self._play(seat, option.card)
-        else:
-            self._special(seat, _SPECIAL_OF[option.card], option.row)
+            self.apply(seat, option)
+            return
+        self._special(seat, _SPECIAL_OF[option[1]], option[2])
         self.steps += 1
         if not any(self.hands):
             self._log.append((_K_END_TURN, seat, 0, -1, 0, 1))
@@ -343,11 +437,7 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         ]
 
     def card_locations(self) -> dict[str, list[int]]:
-        places = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}
-        places.update({f"row {r}": list(row) for r, row in enumerate(self.rows)})
-        places.update({f"pile {s}": list(p) for s, p in enumerate(self.piles)})
-        places["unused"] = list(self.unused)
-        return places
+        return card_locations_of(self)
 
     def position(self) -> Position:
         """The table at the start of a turn, before its first step."""
@@ -364,127 +454,66 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
 
     def special_locations(self) -> dict[str, list[int]]:
         """Where every special card is (Special values); the box holds the ones not dealt."""
-        places = {f"hand {s}": list(h) for s, h in enumerate(self.specials)}
-        places.update({f"row {r}": list(s) for r, s in enumerate(self.row_specials)})
-        places.update({f"pile {s}": list(p) for s, p in enumerate(self.pile_specials)})
-        in_play = [k for cards in places.values() for k in cards]
-        places["box"] = [k for k in Special for _ in range(SPECIALS_PER_KIND - in_play.count(k))]
-        return places
+        return special_locations_of(self)
 
     def view(self, seat: int) -> HornochsenView:
-        require_seat(self.players, seat)
-        to_move = self.pending()
-        own = seat >= 0
-        return HornochsenView(
-            header=make_header(
-                self.variant,
-                self.players,
-                seat,
-                1,
-                self.scores(),
-                to_move,
-                DecisionKind.PLAY_STEP,
-                self.history,
-            ),
-            hand=tuple(self.hands[seat]) if own else (),
-            specials=tuple(self.specials[seat]) if own else (),
-            rows=tuple(
-                HornochsenRow(tuple(row), Special.X2 in held, Special.PLUS5 in held)
-                for row, held in zip(self.rows, self.row_specials, strict=True)
-            ),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            special_counts=tuple(len(s) for s in self.specials),
-            pile_sizes=tuple(
-                len(p) + len(s) for p, s in zip(self.piles, self.pile_specials, strict=True)
-            ),
-            own_pile=tuple(self.piles[seat]) if own else (),
-            own_pile_specials=tuple(self.pile_specials[seat]) if own else (),
-            steps_this_turn=self.steps,
-            all_hands=tuple(tuple(h) for h in self.hands) if not own else (),
-            all_specials=tuple(tuple(s) for s in self.specials) if not own else (),
-            all_piles=tuple(tuple(p) for p in self.piles) if not own else (),
-            all_pile_specials=tuple(tuple(s) for s in self.pile_specials) if not own else (),
-        )
+        return view_of(self, seat)
 
     # ----- the rules ------------------------------------------------------------------
 
     def _is_legal(self, seat: int, option: Option) -> bool:
         """A quick legality check of one option (the same rules as legal_options)."""
-        kind = option.kind
+        kind, card, row, side, target = option
         if kind == _END_TURN_KIND:
             return option == END_TURN and self.steps > 0
         if self.steps >= MAX_STEPS:
             return False
-        plain = option.side == _RIGHT and option.target == -1  # fields the kinds leave
+        plain = side == _RIGHT and target == -1  # fields the kinds leave
         if kind == _PLAY_KIND:
-            return (
-                plain and option.row == -1 and bool(self.rows) and option.card in self.hands[seat]
-            )
+            return plain and row == -1 and bool(self.rows) and card in self.hands[seat]
         return (
             plain
             and kind == _SPECIAL_KIND
-            and option.card in self.specials[seat]
-            and 0 <= option.row < len(self.rows)
-            and option.card not in self.row_specials[option.row]
+            and card in self.specials[seat]
+            and 0 <= row < len(self.rows)
+            and card not in self.row_specials[row]
         )
-
-    def _play(self, seat: int, card: int) -> None:
-        self.hands[seat].remove(card)
-        rows = self.rows
-        kept = self._row_ends
-        if kept[0] is rows:
-            ends, ordered = kept[1], kept[2]
-        else:
-            ends = [row[-1] for row in rows]
-            ordered = sorted(ends)
-            self._row_ends = (rows, ends, ordered)
-        # row_for(card, ends), quicker: the highest end below the card, else the highest
-        # end, found in the ends in ascending order; the card takes its place there.
-        below = bisect_left(ordered, card)
-        if below:
-            end = ordered[below - 1]
-            ordered[below - 1] = card
-        else:
-            end = ordered.pop()
-            ordered.insert(0, card)
-        row = ends.index(end)  # the ends are distinct
-        cards = rows[row]
-        cards.append(card)
-        ends[row] = card
-        self._log.append((_K_PLACE, seat, card, row, 0, 1))
-        if len(cards) >= ROW_FULL:
-            rows.pop(row)
-            ends.pop(row)
-            ordered.remove(card)
-            self._free = (None, ())
-            specials = self.row_specials.pop(row)
-            self.piles[seat].extend(cards)
-            self.pile_specials[seat].extend(specials)
-            self.pile_specials[seat].sort()
-            self._log.append((_K_COLLECT, seat, 0, row, 0, 1, tuple(cards), -1, tuple(specials)))
 
     def _special(self, seat: int, kind: Special, row: int) -> None:
         self.specials[seat].remove(kind)
         self.row_specials[row].append(kind)
         self.row_specials[row].sort()
-        self._free = (None, ())
+        self._free_of = None
         self._log.append((_K_SPECIAL, seat, kind, row, 0, 1))
 
     def _can_play(self, seat: int) -> bool:
         if self.hands[seat] and self.rows:
             return True
-        return any(k not in held for k in self.specials[seat] for held in self.row_specials)
+        row_specials = self.row_specials
+        for kind in self.specials[seat]:
+            for held in row_specials:
+                if kind not in held:
+                    return True
+        return False
 
     def _end_turn(self, seat: int) -> None:
+        """`seat`'s turn is over: the next seat clockwise that can play moves (as
+        :meth:`_next_turn`, written out)."""
         self._log.append((_K_END_TURN, seat, 0, -1, 0, 1))
-        self._next_turn(seat)
+        self.steps = 0
+        hands, rows = self.hands, self.rows
+        for candidate in _ORDERS[self.players][seat]:
+            if (hands[candidate] and rows) or self._can_play(candidate):
+                self.turn = candidate
+                return
+        self._end_game()
 
     def _next_turn(self, seat: int) -> None:
         """The next seat clockwise that can play; nobody can: the game is over."""
         self.steps = 0
-        for step in range(1, self.players + 1):
-            candidate = (seat + step) % self.players
-            if self._can_play(candidate):
+        hands, rows = self.hands, self.rows
+        for candidate in _ORDERS[self.players][seat]:
+            if (hands[candidate] and rows) or self._can_play(candidate):
                 self.turn = candidate
                 return
         self._end_game()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING
 
 from sdk.game.core import Option, RulesError, ViewHeader
@@ -12,37 +13,44 @@ from sdk.game.views import SixNimmtView
 if TYPE_CHECKING:
     from sdk.game.sixnimmt_rules import SixNimmtState
 
+_CHOOSE = Phase.CHOOSE
+_add = operator.add
+
 
 def view_of(state: SixNimmtState, seat: int) -> SixNimmtView:
     """What `seat` may see of `state` (seat -1: everything); see SixNimmtState.view."""
     if not -1 <= seat < state.players:
         raise RulesError(f"no seat {seat} in a {state.players}-player game")
     pending = state.pending()
+    rules = state.rules
+    hands = state.hands
+    queue = state.queue
     header = ViewHeader(
         variant=state.variant,
-        options=state.rules.options,
+        options=rules.options,
         players=state.players,
         seat=seat,
         round=state.round,
-        scores=tuple(state.scores()),
+        scores=tuple(map(_add, state.totals, state.penalties)),  # as state.scores()
         to_move=pending,
         decision=state.decision_kind(seat) if seat in pending else None,
         history=History.window(state.history),
     )
-    public = state.rules.draft
+    public = rules.draft
+    # (map and list comprehensions: a generator expression costs more per item)
     return SixNimmtView(
         header=header,
-        hand=tuple(state.hands[seat]) if seat >= 0 else (),
-        rows=tuple(tuple(r) for r in state.rows),
-        hand_sizes=tuple(len(h) for h in state.hands),
+        hand=tuple(hands[seat]) if seat >= 0 else (),
+        rows=tuple(map(tuple, state.rows)),
+        hand_sizes=tuple(map(len, hands)),
         round_penalties=tuple(state.penalties),
-        highest_card=state.rules.highest,
-        picked=tuple(p != 0 for p in state.picks),
-        revealed=tuple((s, c) for c, s, _ in state.queue),
-        pending_card=state.queue[0][0] if state.phase == Phase.CHOOSE else 0,
+        highest_card=rules.highest,
+        picked=tuple([p != 0 for p in state.picks]),
+        revealed=tuple([(s, c) for c, s, _ in queue]),
+        pending_card=queue[0][0] if state.phase is _CHOOSE else 0,
         draft_pool=tuple(state.pool),
         public_hands=public,
-        all_hands=tuple(tuple(h) for h in state.hands) if public or seat < 0 else (),
+        all_hands=tuple(map(tuple, hands)) if public or seat < 0 else (),
     )
 
 
