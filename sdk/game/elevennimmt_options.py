@@ -8,6 +8,8 @@ The option list itself is :mod:`sdk.game.elevennimmt_turnoptions`.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from sdk.game.core import Option, OptionKind
 from sdk.game.elevennimmt_table import (
     BITS,
@@ -22,6 +24,7 @@ from sdk.game.elevennimmt_table import (
 # a global's, and these are read at every decision.
 _PLAY_KIND, _ROW_KIND, _STEAL_KIND = OptionKind.PLAY, OptionKind.ROW, OptionKind.STEAL
 _END_TURN_KIND, _STEAL = OptionKind.END_TURN, Phase.STEAL
+_pile_of_play = itemgetter(1)  # a play's pile: plays are (card, pile)
 
 
 class ElevenNimmtOptions:
@@ -61,7 +64,7 @@ class ElevenNimmtOptions:
         plays = self.plays
         if not plays:
             return True
-        used = {p for _, p in plays}
+        used = set(map(_pile_of_play, plays))
         return pile in used or len(used) < max(1, self.bulls[seat])
 
     def _open_tops(self, seat: int) -> tuple[int, int]:
@@ -73,7 +76,7 @@ class ElevenNimmtOptions:
             cache = self._cache_tops()
         plays = self.plays
         if plays:
-            used = {pile for _, pile in plays}
+            used = set(map(_pile_of_play, plays))
             if len(used) >= max(1, self.bulls[seat]):
                 mask = spread = 0
                 for pile in used:
@@ -103,6 +106,3 @@ class ElevenNimmtOptions:
         spread = spread_of(hand, CARD_SPREAD)
         self._held[seat] = (hand, spread)
         return spread
-
-    def _has_play(self, seat: int) -> bool:
-        return bool(self._open_tops(seat)[1] & self._hand_spread(seat))

@@ -21,6 +21,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from operator import itemgetter
+from typing import Self, cast
 
 from sdk.game.core import (
     DecisionKind,
@@ -55,7 +57,7 @@ from sdk.game.elevennimmt_table import (
     stack,
     steal_targets,
 )
-from sdk.game.elevennimmt_turnoptions import TurnOptions, turn_options
+from sdk.game.elevennimmt_turnoptions import TurnOptions
 from sdk.game.engine_support import (
     make_header,
     position_history,
@@ -80,6 +82,8 @@ _TURNS = tuple((seat,) for seat in range(7))  # pending(): the seat to move
 _PLAY, _OVER, _STEAL = Phase.PLAY, Phase.OVER, Phase.STEAL  # enum members as globals: quicker
 _PLAY_KIND, _ROW_KIND, _STEAL_KIND = OptionKind.PLAY, OptionKind.ROW, OptionKind.STEAL
 _new_options = list.__new__
+_new_state = object.__new__
+_pile_of_play = itemgetter(1)  # a play's pile: plays are (card, pile)
 _Table = tuple[
     int, tuple[int, ...], tuple[int, ...], list[list[int]], list[list[int]], list[int], list[int]
 ]
@@ -90,6 +94,38 @@ _NO_HAND: tuple[list[int], int] = ([], 0)  # _held before a hand's spread set is
 class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView]):
     """A game of 11 nimmt!. Build one with :func:`new_game` or :meth:`from_position`."""
 
+    # Every attribute in a slot, and clone() copies the slots without reading the instance
+    # dict: reading an object's __dict__ makes CPython 3.11 build one for good, and then
+    # every method looked up on it goes the slow way (a clone's legal_options cost about
+    # 10k instructions against 7k).
+    __slots__ = (
+        "_ended",
+        "_events",
+        "_held",
+        "_log",
+        "_round_ends",
+        "_top_mask",
+        "_top_spread",
+        "_tops",
+        "_tops_cache",
+        "bulls",
+        "deck",
+        "hands",
+        "phase",
+        "piles",
+        "players",
+        "plays",
+        "round",
+        "seed",
+        "start_tops",
+        "starter",
+        "steal_targets",
+        "supply",
+        "totals",
+        "turn",
+        "unused",
+        "variant",
+    )
     COPY_LISTS = (
         "totals",
         "_tops",
@@ -219,6 +255,33 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
     def finished_rounds(self, rounds: tuple[RoundEnd, ...]) -> None:
         self._ended = self._round_ends = rounds
 
+    def clone(self) -> Self:
+        """As :meth:`GameState.clone` (COPY_LISTS and COPY_NESTED copied, the rest shared),
+        written out for the slots. An ElevenNimmtState keeps all its state in slots, so its
+        instance dict is neither read nor copied; a subclass clones the general way."""
+        if type(self) is not ElevenNimmtState:
+            return super().clone()
+        other = _new_state(ElevenNimmtState)
+        other.variant, other.players, other.seed = self.variant, self.players, self.seed
+        other.round, other.starter, other.turn = self.round, self.starter, self.turn
+        other.supply, other.phase = self.supply, self.phase
+        other.start_tops, other._tops_cache = self.start_tops, self._tops_cache
+        other._top_mask, other._top_spread = self._top_mask, self._top_spread
+        other._ended, other._round_ends = self._ended, self._round_ends
+        other.totals, other.bulls = self.totals.copy(), self.bulls.copy()
+        other.deck, other.unused = self.deck.copy(), self.unused.copy()
+        other.plays, other.steal_targets = self.plays.copy(), self.steal_targets.copy()
+        other._tops = self._tops.copy()
+        other._log, other._events = self._log.copy(), self._events.copy()
+        other.piles = [pile.copy() for pile in self.piles]
+        hands = other.hands = [hand.copy() for hand in self.hands]
+        # Each hand's spread set goes with its copy (a stale one stays stale).
+        other._held = [
+            (copy, held[1]) if held[0] is hand else held
+            for hand, copy, held in zip(self.hands, hands, self._held, strict=True)
+        ]
+        return cast(Self, other)
+
     @property
     def higher_is_better(self) -> bool:
         return False
@@ -236,22 +299,38 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
             return [STEAL_OPTIONS[t] for t in self.steal_targets]
         tops = self.start_tops
         cache = self._tops_cache
+        if cache[0] is not tops:
+            cache = self._cache_tops()
         hand = self.hands[seat]
         held = self._held[seat]
-        if self.plays or cache[0] is not tops or held[0] is not hand:
-            mask, spread = self._open_tops(seat)
-            fits = spread & self._hand_spread(seat)
-            if not self.plays:
-                return turn_options(hand, mask, tops, len(self.piles), 0, fits)
-            return turn_options(hand, mask, tops, 0, 1, fits)
-        # The turn's first decision, written out: ROW for every pile, then every play.
-        options = _new_options(TurnOptions)
+        spread = held[1] if held[0] is hand else self._hand_spread(seat)
+        options = _new_options(TurnOptions)  # turn_options, written out
         options._hand = hand
-        options._open = cache[1]
         options._tops = tops
+        plays = self.plays
+        if plays:  # a later decision of the turn: every play, then END_TURN
+            # _open_tops, written out: with b bull cards, at most b piles (1 with none).
+            used = set(map(_pile_of_play, plays))
+            if len(used) >= max(1, self.bulls[seat]):
+                mask = top_spread = 0
+                for pile in used:
+                    top = tops[pile]
+                    mask |= BITS[top]
+                    top_spread |= TOP_SPREAD[top]
+                options._open = mask
+            else:
+                options._open = cache[1]
+                top_spread = cache[2]
+            options._rows = 0
+            options._end = 1
+            fits = options._fits = top_spread & spread
+            options._size = 1 + fits.bit_count()
+            return options
+        # The turn's first decision: ROW for every pile, then every play.
+        options._open = cache[1]
         rows = options._rows = len(self.piles)
         options._end = 0
-        fits = options._fits = cache[2] & held[1]
+        fits = options._fits = cache[2] & spread
         options._size = rows + fits.bit_count()
         return options
 
@@ -263,12 +342,15 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         if kind is _PLAY_KIND and phase is _PLAY:  # _is_legal's check of a play, written out
             card, pile = option.card, option.row
             tops = self.start_tops
-            if not (
+            legal = (
                 0 <= pile < len(tops)
                 and card in self.hands[seat]
                 and 1 <= (card - tops[pile]) % 100 <= WINDOW
-                and (not self.plays or self._may_use(seat, pile))
-            ):
+            )
+            if legal and self.plays:  # _may_use, written out: b bull cards, b piles (1 with 0)
+                used = set(map(_pile_of_play, self.plays))
+                legal = pile in used or len(used) < max(1, self.bulls[seat])
+            if not legal:
                 require_legal(seat, option, self.legal_options(seat))
             self._play(seat, card, pile)
             return
@@ -406,29 +488,53 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         hand.remove(card)
         held = self._held[seat]
         if held[0] is old_hand:
-            self._held[seat] = (hand, held[1] ^ CARD_SPREAD[card])
+            held = self._held[seat] = (hand, held[1] ^ CARD_SPREAD[card])
         plays = self.plays
         cards = self.piles[pile]
         if plays:
-            new_cards = sum(1 for _, p in plays if p == pile)
+            new_cards = 0  # this turn's cards on the pile so far
+            for played in plays:
+                if played[1] == pile:
+                    new_cards += 1
             stack(cards, card, new_cards, self.start_tops[pile])
         else:
             cards.append(card)
-        old, new = self._tops[pile], cards[-1]
+        tops = self._tops
+        old, new = tops[pile], cards[-1]
         if old != new:
-            self._tops[pile] = new
+            tops[pile] = new
             self._top_mask ^= BITS[old] | BITS[new]
             self._top_spread ^= TOP_SPREAD[old] | TOP_SPREAD[new]
         plays.append((card, pile))
-        self._log.append((_K_PLACE, seat, card, pile, 0, self.round))
-        if not self.bulls[seat] or not hand or not self._has_play(seat):
-            self._finish_turn(seat)
+        log = self._log
+        log.append((_K_PLACE, seat, card, pile, 0, self.round))
+        bulls = self.bulls[seat]
+        if bulls and hand:  # _has_play, written out: may the turn go on?
+            start = self.start_tops
+            used = set(map(_pile_of_play, plays))
+            if len(used) >= bulls:  # only the piles played on this turn stay open
+                spread = 0
+                for used_pile in used:
+                    spread |= TOP_SPREAD[start[used_pile]]
+            else:
+                cache = self._tops_cache
+                spread = (cache if cache[0] is start else self._cache_tops())[2]
+            if spread & (held[1] if held[0] is hand else self._hand_spread(seat)):
+                return
+        # _finish_turn, written out
+        log.append((_K_END_TURN, seat, 0, -1, 0, self.round))
+        if not hand:
+            self._end_round()
+            return
+        self.turn = (seat + 1) % self.players  # the phase stays PLAY
+        start = self.start_tops = tops[:]
+        self._tops_cache = (start, self._top_mask, self._top_spread)
+        self.plays = []
 
     def _take(self, seat: int, pile: int) -> None:
         cards = self.piles.pop(pile)
-        top = self._tops.pop(pile)  # the piles after it move down one
-        self._top_mask ^= BITS[top]
-        self._top_spread ^= TOP_SPREAD[top]
+        tops = self._tops
+        top = tops.pop(pile)  # the piles after it move down one
         old_hand = self.hands[seat]
         hand = self.hands[seat] = sorted(old_hand + cards)
         held = self._held[seat]
@@ -437,20 +543,49 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
             for card in cards:
                 spread |= CARD_SPREAD[card]
             self._held[seat] = (hand, spread)
-        self._log.append((_K_TAKE, seat, 0, pile, 0, self.round, tuple(cards)))
+        log = self._log
+        log.append((_K_TAKE, seat, 0, pile, 0, self.round, tuple(cards)))
         if len(cards) >= BULL_PILE:
             if self.supply:
                 self.supply -= 1
                 self.bulls[seat] += 1
-                self._log.append((_K_BULL, seat, 0, -1, 0, self.round))
+                log.append((_K_BULL, seat, 0, -1, 0, self.round))
             else:
                 targets = steal_targets(self.bulls, seat)
                 if len(targets) > 1:
+                    self._top_mask ^= BITS[top]
+                    self._top_spread ^= TOP_SPREAD[top]
                     self.phase, self.steal_targets = _STEAL, targets
                     return
                 if targets:
                     self._steal(seat, targets[0])
-        self._after_take(seat)
+        deck = self.deck
+        if len(deck) < 2:
+            self._top_mask ^= BITS[top]
+            self._top_spread ^= TOP_SPREAD[top]
+            self._after_take(seat)
+            return
+        # _after_take and _finish_turn for the usual case, written out: two deck cards start
+        # new piles, and the next seat's turn begins (the hand is not empty: it took cards).
+        first, second = deck.pop(), deck.pop()
+        new_pile = len(tops)
+        piles = self.piles
+        piles.append([first])
+        piles.append([second])
+        tops.append(first)
+        tops.append(second)
+        mask = self._top_mask = (self._top_mask ^ BITS[top]) | BITS[first] | BITS[second]
+        spread = self._top_spread = (
+            (self._top_spread ^ TOP_SPREAD[top]) | TOP_SPREAD[first] | TOP_SPREAD[second]
+        )
+        rnd = self.round
+        log.append((_K_NEW_PILE, -1, first, new_pile, 0, rnd))
+        log.append((_K_NEW_PILE, -1, second, new_pile + 1, 0, rnd))
+        log.append((_K_END_TURN, seat, 0, -1, 0, rnd))
+        self.turn = (seat + 1) % self.players  # the phase stays PLAY
+        start = self.start_tops = tops[:]
+        self._tops_cache = (start, mask, spread)
+        self.plays = []
 
     def _steal(self, seat: int, target: int) -> None:
         self.bulls[target] -= 1

@@ -48,11 +48,14 @@ def playable(card: int, top: int) -> bool:
 
 def stack(pile: list[int], card: int, new_cards: int, base_top: int) -> None:
     """Put `card` on `pile`, keeping this turn's `new_cards` cards in ascending window order
-    from `base_top` (the pile's top when the turn began), the highest on top."""
-    pile.append(card)
-    if new_cards:
-        tail = sorted(pile[-new_cards - 1 :], key=lambda c: distance(c, base_top))
-        pile[-new_cards - 1 :] = tail
+    from `base_top` (the pile's top when the turn began), the highest on top. The pile's
+    last `new_cards` cards are in that order already (as stack leaves them)."""
+    place = len(pile)
+    far = (card - base_top) % len(DECK)
+    while new_cards and (pile[place - 1] - base_top) % len(DECK) > far:
+        place -= 1
+        new_cards -= 1
+    pile.insert(place, card)
 
 
 REACH = [sum(1 << top for top in DECK if playable(card, top)) for card in range(101)]

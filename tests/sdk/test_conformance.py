@@ -74,6 +74,10 @@ def with_engine(family: Family[GameState, View], kind: type[GameState]) -> Famil
     def broken(state: GameState) -> GameState:
         other = object.__new__(kind)
         other.__dict__ = state.__dict__
+        for klass in type(state).__mro__:  # and the engine's slots, if it has any
+            for name in klass.__dict__.get("__slots__", ()):
+                if hasattr(state, name):
+                    setattr(other, name, getattr(state, name))
         return other
 
     def make(variant: str, options: Mapping[str, str], players: int, seed: int) -> GameState:

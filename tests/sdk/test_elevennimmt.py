@@ -277,3 +277,30 @@ def test_random_games_conserve_cards_and_score_right(part: int) -> None:
 
 def test_random_games_checked_at_every_decision() -> None:
     assert run_deep_games("11nimmt", 2, 7, 8, check_hidden) > 1000
+
+
+def test_the_written_out_clone_matches_the_general_clone_slot_by_slot() -> None:
+    """ElevenNimmtState.clone copies its slots by name: every slot must be there, copied
+    (COPY_LISTS, COPY_NESTED) or shared as GameState.clone would, and nothing is left in
+    the instance dict."""
+    rng = random.Random(11)
+    copied = {*ElevenNimmtState.COPY_LISTS, *ElevenNimmtState.COPY_NESTED}
+    for seed in range(6):
+        state = new_game("11nimmt", 3 + seed % 4, seed)
+        for _ in range(rng.randrange(120)):
+            seats = state.pending()
+            if not seats:
+                break
+            options = state.legal_options(seats[0])
+            state.apply(seats[0], options[rng.randrange(len(options))])
+        fast, general = state.clone(), GameState.clone(state)
+        for name in ElevenNimmtState.__slots__:
+            value = getattr(fast, name)
+            assert value == getattr(general, name), name
+            assert (value is getattr(state, name)) == (name not in copied), name
+        for name in ElevenNimmtState.COPY_NESTED:
+            for mine, theirs in zip(getattr(fast, name), getattr(state, name), strict=True):
+                assert mine == theirs and mine is not theirs, name
+        assert vars(state) == {} and vars(fast) == {}
+        for seat in state.pending():
+            assert fast.legal_options(seat) == state.legal_options(seat)
