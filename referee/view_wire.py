@@ -88,15 +88,11 @@ def six_nimmt_fields(view: SixNimmtView) -> bytes:
         out += (_POOL_TAG, len(pool), *pool)
     if view.public_hands:
         out += (_PUBLIC_TAG, 1)
-    for hand in view.all_hands:
-        out += (
-            (_ALL_HANDS_TAG, len(hand) + 2, _CARDS_TAG, len(hand), *hand)
-            if hand
-            else (
-                _ALL_HANDS_TAG,
-                0,
-            )
-        )
+    for cards in view.all_hands:
+        if cards:
+            out += (_ALL_HANDS_TAG, len(cards) + 2, _CARDS_TAG, len(cards), *cards)
+        else:
+            out += (_ALL_HANDS_TAG, 0)
     return _one_byte_each(out) or _six_to_proto(view).SerializeToString()
 
 
@@ -119,8 +115,8 @@ def header_fields(header: ViewHeader) -> bytes:
 
 
 def _one_byte_each(values: list[int]) -> bytes | None:
-    """`values` as one byte each, if every one is below 128 (a varint of one byte);
-    else None. (Never empty: the caller's message has fields set.)"""
+    """`values` as one byte each, if there are some and every one is below 128 (a varint
+    of one byte); else None, and the caller serializes the protobuf message instead."""
     try:
         data = bytes(values)
     except ValueError:  # below 0 or above 255
