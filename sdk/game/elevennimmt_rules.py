@@ -309,18 +309,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         options._tops = tops
         plays = self.plays
         if plays:  # a later decision of the turn: every play, then END_TURN
-            # _open_tops, written out: with b bull cards, at most b piles (1 with none).
-            used = set(map(_pile_of_play, plays))
-            if len(used) >= max(1, self.bulls[seat]):
-                mask = top_spread = 0
-                for pile in used:
-                    top = tops[pile]
-                    mask |= BITS[top]
-                    top_spread |= TOP_SPREAD[top]
-                options._open = mask
-            else:
-                options._open = cache[1]
-                top_spread = cache[2]
+            options._open, top_spread = self._open_tops(seat)
             options._rows = 0
             options._end = 1
             fits = options._fits = top_spread & spread

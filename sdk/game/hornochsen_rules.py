@@ -497,16 +497,9 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         return False
 
     def _end_turn(self, seat: int) -> None:
-        """`seat`'s turn is over: the next seat clockwise that can play moves (as
-        :meth:`_next_turn`, written out)."""
+        """`seat`'s turn is over: the next seat clockwise that can play moves."""
         self._log.append((_K_END_TURN, seat, 0, -1, 0, 1))
-        self.steps = 0
-        hands, rows = self.hands, self.rows
-        for candidate in _ORDERS[self.players][seat]:
-            if (hands[candidate] and rows) or self._can_play(candidate):
-                self.turn = candidate
-                return
-        self._end_game()
+        self._next_turn(seat)
 
     def _next_turn(self, seat: int) -> None:
         """The next seat clockwise that can play; nobody can: the game is over."""
