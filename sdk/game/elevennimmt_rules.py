@@ -336,9 +336,8 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
                 and card in self.hands[seat]
                 and 1 <= (card - tops[pile]) % 100 <= WINDOW
             )
-            if legal and self.plays:  # _may_use, written out: b bull cards, b piles (1 with 0)
-                used = set(map(_pile_of_play, self.plays))
-                legal = pile in used or len(used) < max(1, self.bulls[seat])
+            if legal and self.plays:  # later in a turn: b bull cards, b piles (1 with 0)
+                legal = self._may_use(seat, pile)
             if not legal:
                 require_legal(seat, option, self.legal_options(seat))
             self._play(seat, card, pile)
