@@ -111,6 +111,13 @@ class ProcessLimits:
     watchdog_exit_s: float = 5.0  # sandboxed: how long stop waits for the watchdog to go
 
 
+# What a bot that exits 0, silent, before it serves has most likely left out.
+NEVER_SERVED = (
+    "it ended without serving; a Python bot's script must end with "
+    '`if __name__ == "__main__": run(MyBot)` (docs/sdk.md)'
+)
+
+
 class BotStartError(BullringError):
     """A bot could not be made ready; `kind` is the fault to record, `output` the end of
     what the bot printed (its lines intact) when it died starting."""
@@ -316,6 +323,8 @@ class BotProcess:
         self._log.join(0.5)  # the pipe closes with the process: its output is all there
         tail = clean(self.log_tail(STARTUP_OUTPUT_CHARS).strip(), STARTUP_OUTPUT_CHARS, True)
         last = tail.rpartition("\n")[2]
+        if not tail and self.popen.poll() == 0:  # it ended on its own, having said nothing
+            last = NEVER_SERVED
         return BotStartError(kind, f"{why} {when}" + (f": {last}" if last else ""), tail)
 
     def stop(self) -> None:
