@@ -3,11 +3,12 @@ deal, replay and seeded test stays the same."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 import pytest
 
-from sdk.game.dealing import seeded_shuffle, text_generator
+from sdk.game.dealing import seeded_shuffle, sha512, text_generator
 from sdk.game.sixnimmt import deal_order
 
 
@@ -72,3 +73,11 @@ def test_an_unordered_prefix_holds_the_same_items_and_the_rest_the_same_order() 
             dealt = deal_order(size, 1, 104, unordered)
             assert sorted(dealt[:unordered]) == sorted(deck[:unordered])
             assert dealt[unordered:] == deck[unordered:]
+
+
+@pytest.mark.parametrize(
+    "text", [b"", b"6nimmt:0:1", "11nimmt:123456789:3 \u00e9".encode(), b"x" * 300]
+)
+def test_the_seed_digest_is_sha512(text: bytes) -> None:
+    """The deal's SHA-512 (CPython's own where it has one) gives hashlib's digest."""
+    assert sha512(text).digest() == hashlib.sha512(text).digest()
