@@ -65,3 +65,7 @@ def test_league_run_refuses_a_log_dir_that_is_a_file_and_writes_nothing(
     args = ["league", "run", str(league), "--no-progress", "--log-dir", str(a_file)]
     said_in_one_line(args, "--log-dir", str(a_file))
     assert sorted(tmp_path.iterdir()) == [a_file, league]  # no store, no key
+
+
+def test_demo_into_a_file_is_one_line(a_file: Path) -> None:
+    said_in_one_line(["demo", "--out", str(a_file), "--no-progress"], "--out", "not a folder")
