@@ -333,8 +333,9 @@ def log(
         raise fail(f"{path} holds no match {match_id!r} (`bullring league status` lists faults)")
     if not logs:
         which = f"seat {seat} of " if seat is not None else ""
+        said = "its bot printed nothing" if seat is not None else "no bot printed anything"
         raise fail(
-            f"no bot log kept for {which}{match_id}: the bot printed nothing during it, "
+            f"no bot log kept for {which}{match_id}: {said} during it, "
             "or the match was played before leagues kept log tails"
         )
     if as_json:
