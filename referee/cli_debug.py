@@ -172,7 +172,9 @@ def debug(
         raise DebugError(f"seat {seat} made no decision of its own in {replay.match_id}")
     if not all_decisions:
         if not 0 <= decision < len(results):
-            raise DebugError(f"--decision {decision}: seat {seat} made 0..{len(results) - 1}")
+            raise DebugError(
+                f"--decision {decision}: seat {seat}'s decisions are 0..{len(results) - 1}"
+            )
         r = results[decision]
         same = "same" if r.recorded == r.now else "DIFFERENT"
         typer.echo(

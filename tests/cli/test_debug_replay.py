@@ -117,7 +117,7 @@ def test_debug_user_errors_are_one_line(league: tuple[Path, str]) -> None:
     for args, message in [
         (["--seat", "7", "--bot", str(CHATTY)], "--seat 7"),
         (["--bot", "/nonexistent/bot.py"], "no such file"),
-        (["--decision", "999", "--bot", f"{RULES / 'bot.py'}:RulesBot"], "--decision 999"),
+        (["--decision", "999", "--bot", f"{RULES / 'bot.py'}:RulesBot"], "'s decisions are 0.."),
     ]:
         failed = bullring("debug", str(file), match_id, *args, cwd=file.parent)
         assert failed.returncode == 2, failed.stdout
