@@ -74,7 +74,12 @@ def play(
     setup_ms: Annotated[int, typer.Option(help="Limit for start-up, Hello, StartMatch")] = 10000,
     max_faults: Annotated[int, typer.Option(help="Faults before a seat is forfeited")] = 3,
     replay_out: Annotated[Path | None, typer.Option(help="Write the replay (.json/.gz)")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final table")] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet", "-q", help="Only the seats, faults and final table (and the bots' output)"
+        ),
+    ] = False,
     quiet_bots: Annotated[
         bool, typer.Option("--quiet-bots", help="Hide what the bots print (shown live)")
     ] = False,
