@@ -34,3 +34,33 @@ def test_a_bot_that_never_calls_run_is_told_to(tmp_path: Path) -> None:
     assert "exited with code 0 before listening" in result.stderr
     assert 'if __name__ == "__main__": run(' in result.stderr
     assert "Traceback" not in result.output
+
+
+NODE_LIKE = """import sys
+
+sys.stderr.write(
+    "node:internal/modules/cjs/loader:1210\\n  throw err;\\n  ^\\n\\n"
+    "Error: Cannot find module '/bots/ts/dist/bot.js'\\n"
+    "    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15) {\\n"
+    "  code: 'MODULE_NOT_FOUND',\\n  requireStack: []\\n}\\n\\nNode.js v20.20.2\\n"
+)
+sys.exit(1)
+"""
+
+
+def test_a_start_up_crash_is_summed_up_by_its_error_line_not_a_version_line(
+    tmp_path: Path,
+) -> None:
+    """Node.js ends a crash's output with its version: the one line names the error (a
+    TypeScript bot run before `npm ci`), the whole output is quoted below it."""
+    (tmp_path / "bot.py").write_text(NODE_LIKE)
+    (tmp_path / "bot.toml").write_text(
+        'name = "nodeish"\nversion = "1"\ncommand = ["{python}", "bot.py"]\n'
+    )
+    other = str(BAD_BOTS / "first_option.toml")
+    args = ["play", "6nimmt:rounds=1", "--bot", str(tmp_path), "--bot", other, "--no-sandbox"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    first = result.stderr.strip().splitlines()[0]
+    assert first.endswith("before listening: Error: Cannot find module '/bots/ts/dist/bot.js'")
+    assert "| Node.js v20.20.2" in result.stderr  # still quoted, below
