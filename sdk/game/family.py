@@ -237,6 +237,8 @@ def split_variant(
         key, eq, value = item.partition("=")
         if not eq:
             raise RulesError(f"variant option {item!r} must look like name=value")
+        if key.strip() in given:
+            raise RulesError(f"variant option {key.strip()!r} given twice in {spec.strip()!r}")
         given[key.strip()] = value.strip()
     given.update(options or {})
     return name, given

@@ -40,6 +40,7 @@ def test_preset_options_combine() -> None:
         ("xnimmt:rounds=2", "no option"),
         ("6nimmt-tactics:deck=full", "fixes deck"),
         ("6nimmt:rounds", "name=value"),
+        ("6nimmt:rounds=1,rounds=2", "'rounds' given twice"),  # which one was meant?
     ],
 )
 def test_bad_variants_are_refused(spec: str, message: str) -> None:
