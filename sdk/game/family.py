@@ -240,5 +240,11 @@ def split_variant(
         if key.strip() in given:
             raise RulesError(f"variant option {key.strip()!r} given twice in {spec.strip()!r}")
         given[key.strip()] = value.strip()
-    given.update(options or {})
+    for key, value in (options or {}).items():
+        if key in given and given[key] != str(value):
+            raise RulesError(
+                f"variant option {key!r} is {given[key]!r} in {spec.strip()!r} but "
+                f"{str(value)!r} in the options given with it"
+            )
+        given[key] = value
     return name, given
