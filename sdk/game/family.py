@@ -240,11 +240,12 @@ def split_variant(
         if key.strip() in given:
             raise RulesError(f"variant option {key.strip()!r} given twice in {spec.strip()!r}")
         given[key.strip()] = value.strip()
-    for key, value in (options or {}).items():
-        if key in given and given[key] != str(value):
-            raise RulesError(
-                f"variant option {key!r} is {given[key]!r} in {spec.strip()!r} but "
-                f"{str(value)!r} in the options given with it"
-            )
-        given[key] = value
+    if options:
+        for key in given.keys() & options.keys():  # none when the id names no option
+            if given[key] != str(options[key]):
+                raise RulesError(
+                    f"variant option {key!r} is {given[key]!r} in {spec.strip()!r} but "
+                    f"{str(options[key])!r} in the options given with it"
+                )
+        given.update(options)
     return name, given
