@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from leaderboard.build import build_site
-from referee.cli_errors import fail
+from referee.cli_errors import fail, make_output_folder
 from referee.cli_league import load, run_with_progress, standings_json
 from referee.league.store import LeagueStore, StoreError, store_errors
 from referee.sandbox import NO_SANDBOX, available
@@ -31,6 +31,7 @@ def demo(
 ) -> None:
     """Run the demo league (example bots, every variant) and build its leaderboard."""
     config = load(league)
+    make_output_folder(out, "--out")
     problem = available(config.sandbox) if config.sandbox.enabled else None
     if problem is not None:
         # The demo runs only the shipped example bots: it may do without the sandbox.

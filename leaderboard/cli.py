@@ -47,6 +47,10 @@ def build(
     except BuildError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    except OSError as exc:  # the output folder cannot be made or written
+        where = exc.filename or out
+        typer.echo(f"error: {where}: cannot write the site ({exc.strerror or exc})", err=True)
+        raise typer.Exit(2) from None
     if as_json:
         typer.echo(
             json.dumps(

@@ -172,17 +172,31 @@ def debug(
         raise DebugError(f"seat {seat} made no decision of its own in {replay.match_id}")
     if not all_decisions:
         if not 0 <= decision < len(results):
-            raise DebugError(f"--decision {decision}: seat {seat} made 0..{len(results) - 1}")
+            raise DebugError(
+                f"--decision {decision}: seat {seat}'s decisions are 0..{len(results) - 1}"
+            )
         r = results[decision]
         same = "same" if r.recorded == r.now else "DIFFERENT"
         typer.echo(
             f"{replay.match_id} seat {seat} decision {decision}: recorded "
             f"{r.recorded.describe()}, {cls.__name__} now {r.now.describe()} ({same})"
         )
+        note_other_bot(replay, seat, cls, r.recorded != r.now)
         return
     differ = [r for r in results if r.recorded != r.now]
     typer.echo(f"{replay.match_id} seat {seat}: {len(differ)} of {len(results)} decisions differ")
     for r in differ:
         typer.echo(
             f"  decision {r.decision}: recorded {r.recorded.describe()}, now {r.now.describe()}"
+        )
+    note_other_bot(replay, seat, cls, bool(differ))
+
+
+def note_other_bot(replay: Replay, seat: int, cls: type[Bot], differs: bool) -> None:
+    """Where the bot chose otherwise, say so if another bot's name played the seat (a wrong
+    --seat, most likely; a league may also have renamed the bot)."""
+    played = replay.bots[seat].name
+    if differs and cls.name and cls.name != played:
+        typer.echo(
+            f"note: seat {seat} was played by {played}; {cls.__name__} is {cls.name}", err=True
         )

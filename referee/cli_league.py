@@ -15,7 +15,7 @@ from rich.progress import Progress as Bar
 from rich.table import Table
 
 from referee.bot_log import printable_log
-from referee.cli_errors import fail
+from referee.cli_errors import fail, make_output_folder
 from referee.league.config import EXECUTORS, LeagueConfig, load_league
 from referee.league.executors import RefereeRunner, make_executor
 from referee.league.runner import (
@@ -144,6 +144,8 @@ def run(
     kind = executor or config.executor
     if kind not in EXECUTORS:
         raise fail(f"--executor: {kind!r} is not one of: {', '.join(EXECUTORS)}")
+    if log_dir is not None:  # before the store: a bad folder must not fail every match
+        make_output_folder(log_dir, "--log-dir")
     require_sandbox(config)
     ray_address = address or config.ray_address
     try:
@@ -331,8 +333,9 @@ def log(
         raise fail(f"{path} holds no match {match_id!r} (`bullring league status` lists faults)")
     if not logs:
         which = f"seat {seat} of " if seat is not None else ""
+        said = "its bot printed nothing" if seat is not None else "no bot printed anything"
         raise fail(
-            f"no bot log kept for {which}{match_id}: the bot printed nothing during it, "
+            f"no bot log kept for {which}{match_id}: {said} during it, "
             "or the match was played before leagues kept log tails"
         )
     if as_json:

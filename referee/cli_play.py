@@ -10,9 +10,15 @@ from typing import Annotated
 
 import typer
 
-from referee import replay as replay_file
 from referee.bot_output import OutputEcho
-from referee.cli_errors import CLOCK_FLAGS, fail, user_errors
+from referee.cli_errors import (
+    CLOCK_FLAGS,
+    check_output_file,
+    fail,
+    make_output_folder,
+    save_replay,
+    user_errors,
+)
 from referee.limits import check_clock
 from referee.manifest import resolve_bot
 from referee.match import MatchObserver, new_match_id, play_match
@@ -68,7 +74,12 @@ def play(
     setup_ms: Annotated[int, typer.Option(help="Limit for start-up, Hello, StartMatch")] = 10000,
     max_faults: Annotated[int, typer.Option(help="Faults before a seat is forfeited")] = 3,
     replay_out: Annotated[Path | None, typer.Option(help="Write the replay (.json/.gz)")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final table")] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet", "-q", help="Only the seats, faults and final table (and the bots' output)"
+        ),
+    ] = False,
     quiet_bots: Annotated[
         bool, typer.Option("--quiet-bots", help="Hide what the bots print (shown live)")
     ] = False,
@@ -100,16 +111,18 @@ def play(
             enabled=not no_clock,
         )
         check_clock(clock, CLOCK_FLAGS)
+        if replay_out is not None:
+            check_output_file(replay_out, "--replay-out")
         match = MatchSpec(new_match_id(), spec.preset.name, spec.options, seed, bots, clock)
         printer = TracePrinter(seat=seat, steps=not quiet)
         echo = None if quiet_bots or as_json else OutputEcho(printer.console)
         limits = ProcessLimits(log_dir=str(log_dir)) if log_dir is not None else None
         if log_dir is not None:
-            log_dir.mkdir(parents=True, exist_ok=True)
+            make_output_folder(log_dir, "--log-dir")
         observer = None if as_json else printer
         result = asyncio.run(play_in(match, sandbox, observer, limits, echo))
         if replay_out is not None and result.replay is not None:
-            replay_file.save(result.replay, replay_out)
+            save_replay(result.replay, replay_out, "--replay-out")
         if as_json:
             data = result.to_json()
             data.pop("replay", None)

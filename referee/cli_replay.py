@@ -18,7 +18,7 @@ import typer
 from typer.core import TyperCommand
 
 from referee import replay as replay_file
-from referee.cli_errors import fail, user_errors
+from referee.cli_errors import check_output_file, fail, save_replay, user_errors
 from referee.replay_browser import browse, frame_console
 from referee.replay_model import Replay, ReplayDecision
 from referee.replay_source import load_replay
@@ -75,6 +75,8 @@ def replay(
     To write it to a file instead: `bullring replay export SOURCE [MATCH_ID] OUT`
     (see `bullring replay export --help`)."""
     with user_errors():
+        if export is not None:
+            check_output_file(export, "--export")
         data = load_replay(file, match_id)
         replay_file.verify(data, str(file))
         if export is not None:
@@ -135,7 +137,7 @@ def replay(
 
 def write_export(data: Replay, out: Path) -> None:
     """Write the (verified) replay to `out` and say so."""
-    replay_file.save(data, out)
+    save_replay(data, out)
     typer.echo(f"replay of {data.match_id} written to {out}")
 
 
@@ -161,6 +163,7 @@ def export(
         raise fail(f"replay export takes SOURCE [MATCH_ID] OUT: {len(rest) + 1} arguments given")
     match_id, out = (None, rest[0]) if len(rest) == 1 else (rest[0], rest[1])
     with user_errors():
+        check_output_file(Path(out))
         data = load_replay(source, match_id)
         replay_file.verify(data, str(source))
         write_export(data, Path(out))

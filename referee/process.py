@@ -111,6 +111,29 @@ class ProcessLimits:
     watchdog_exit_s: float = 5.0  # sandboxed: how long stop waits for the watchdog to go
 
 
+# What a bot that exits 0, silent, before it serves has most likely left out.
+NEVER_SERVED = (
+    "it ended without serving; a Python bot's script must end with "
+    '`if __name__ == "__main__": run(MyBot)` (docs/sdk.md)'
+)
+
+
+# An exception's last line ("ValueError: ...", "pkg.Bad: ..."), and any line naming an error.
+_EXCEPTION_LINE = re.compile(r"[\w.]+: ")
+_ERROR_LINE = re.compile(r"\s*(\w*Error|\w*Exception)\b.*: ")
+
+
+def error_line(output: str) -> str:
+    """The line that best sums up a crash's `output`: its last line, unless that names no
+    error and an earlier one does (Node.js ends a crash with its version: "Node.js v20")."""
+    lines = output.splitlines()
+    last = lines[-1] if lines else ""
+    if _EXCEPTION_LINE.match(last):
+        return last
+    errors = [line.strip() for line in lines if _ERROR_LINE.match(line)]
+    return errors[-1] if errors else last
+
+
 class BotStartError(BullringError):
     """A bot could not be made ready; `kind` is the fault to record, `output` the end of
     what the bot printed (its lines intact) when it died starting."""
@@ -315,7 +338,9 @@ class BotProcess:
         kind, why = self.exit_fault()
         self._log.join(0.5)  # the pipe closes with the process: its output is all there
         tail = clean(self.log_tail(STARTUP_OUTPUT_CHARS).strip(), STARTUP_OUTPUT_CHARS, True)
-        last = tail.rpartition("\n")[2]
+        last = error_line(tail)
+        if not tail and self.popen.poll() == 0:  # it ended on its own, having said nothing
+            last = NEVER_SERVED
         return BotStartError(kind, f"{why} {when}" + (f": {last}" if last else ""), tail)
 
     def stop(self) -> None:

@@ -16,19 +16,22 @@ def blocks(language: str) -> list[str]:
 
 
 def write_readme_bot(folder: Path) -> Path:
-    bot_source, _ = blocks("python")[:2]
-    (folder / "my_bot.py").write_text(bot_source)
-    manifest = folder / "bot.toml"
-    manifest.write_text(blocks("toml")[0])
-    return manifest
+    """The README's three files, where it says to save them (each block's first line):
+    my_bot/my_bot.py, my_bot/debug.py and my_bot/bot.toml under `folder`."""
+    bot_source, local_example = blocks("python")[:2]
+    manifest_text = blocks("toml")[0]
+    for text in (bot_source, local_example, manifest_text):
+        name = re.match(r"# (my_bot/[\w.]+)\n", text)
+        assert name, f"the README does not say where to save:\n{text}"
+        (folder / name[1]).parent.mkdir(exist_ok=True)
+        (folder / name[1]).write_text(text)
+    return folder / "my_bot" / "bot.toml"
 
 
 def test_the_readme_bot_plays_locally(tmp_path: Path) -> None:
     write_readme_bot(tmp_path)
-    local_example = blocks("python")[1]
-    done = subprocess.run(
-        [sys.executable, "-c", local_example], cwd=tmp_path, capture_output=True, text=True
-    )
+    command = [sys.executable, "my_bot/debug.py"]  # as the README runs it: from the folder above
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     scores = re.fullmatch(r"\((\d+), (\d+), (\d+)\)\n", done.stdout)
     assert scores, done.stdout
@@ -36,7 +39,8 @@ def test_the_readme_bot_plays_locally(tmp_path: Path) -> None:
 
 def test_the_readme_bot_plays_a_refereed_match_from_its_manifest(tmp_path: Path) -> None:
     manifest = write_readme_bot(tmp_path)
-    tmp_path.chmod(0o755)  # as a user's folder is: the sandboxed bot's uid reads its folder
+    for folder in (tmp_path, manifest.parent):  # as a user's folders are: the sandboxed
+        folder.chmod(0o755)  # bot's uid reads its own folder
     command = [
         str(Path(sys.executable).parent / "bullring"),
         "play",

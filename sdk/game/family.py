@@ -237,6 +237,15 @@ def split_variant(
         key, eq, value = item.partition("=")
         if not eq:
             raise RulesError(f"variant option {item!r} must look like name=value")
+        if key.strip() in given:
+            raise RulesError(f"variant option {key.strip()!r} given twice in {spec.strip()!r}")
         given[key.strip()] = value.strip()
-    given.update(options or {})
+    if options:
+        for key in given.keys() & options.keys():  # none when the id names no option
+            if given[key] != str(options[key]):
+                raise RulesError(
+                    f"variant option {key!r} is {given[key]!r} in {spec.strip()!r} but "
+                    f"{str(options[key])!r} in the options given with it"
+                )
+        given.update(options)
     return name, given

@@ -42,6 +42,14 @@ def test_help_shows_no_bool_metavar(command: list[str]) -> None:
     assert "<bool>" not in result.stdout
 
 
+def test_help_wraps_each_paragraph_to_the_terminal_not_to_the_source() -> None:
+    """A docstring's own line breaks are not kept: at 200 columns a sentence is one line."""
+    shown = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"})
+    assert "each line prefixed by its seat and name (--quiet-bots hides it)" in shown.stdout
+    listed = runner.invoke(app, ["--help"], env={"COLUMNS": "200"})
+    assert "then step through it in a terminal (next, back, jump, quit)" in listed.stdout
+
+
 @pytest.mark.parametrize(
     ("command", "flags"),
     [

@@ -8,7 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from bullring_cli.app import app
 from referee.league.store import LeagueStore
 from referee.replay import load
 from tests.referee.league.leagues import bullring
@@ -117,9 +119,21 @@ def test_debug_user_errors_are_one_line(league: tuple[Path, str]) -> None:
     for args, message in [
         (["--seat", "7", "--bot", str(CHATTY)], "--seat 7"),
         (["--bot", "/nonexistent/bot.py"], "no such file"),
-        (["--decision", "999", "--bot", f"{RULES / 'bot.py'}:RulesBot"], "--decision 999"),
+        (["--decision", "999", "--bot", f"{RULES / 'bot.py'}:RulesBot"], "'s decisions are 0.."),
     ]:
         failed = bullring("debug", str(file), match_id, *args, cwd=file.parent)
         assert failed.returncode == 2, failed.stdout
         assert message in failed.stderr and "Traceback" not in failed.stderr
         assert len(failed.stderr.strip().splitlines()) == 1
+
+
+def test_debug_notes_a_bot_other_than_the_one_that_played_the_seat() -> None:
+    fixture = REPO / "tests" / "fixtures" / "replays" / "xnimmt.json.gz"  # rules, random, rules
+    args = ["debug", str(fixture), "--seat", "1", "--all", "--bot", str(RULES)]
+    other = CliRunner().invoke(app, args)
+    assert other.exit_code == 0, other.output
+    assert " 0 of " not in other.stdout  # it chose otherwise: a note says whose seat it was
+    assert "note: seat 1 was played by random_bot; RulesBot is rules_bot" in other.stderr
+    same = CliRunner().invoke(app, ["debug", str(fixture), "--seat", "0", "--bot", str(RULES)])
+    assert same.exit_code == 0, same.output
+    assert "note:" not in same.stderr and "(same)" in same.stdout

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sdk import seen_cards
+from sdk import Bot, play_local, seen_cards
 from sdk.game.core import DecisionKind, GameState, Option, OptionKind
 from sdk.game.sixnimmt import SixNimmtState
 from sdk.game.variants import new_game
@@ -98,6 +98,18 @@ def test_evaluate_deals_samples_exactly_that_many_deals_reproducibly() -> None:
     assert first == again
     with pytest.raises(ValueError):
         evaluate_deals(view, options, random.Random(3), deals=0)
+
+
+def test_the_documented_monte_carlo_bot_plays_a_local_game() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "montecarlo.md").read_text()
+    found = re.search(r"<!-- doc-test: bot -->\n```python\n(.*?)```", doc, re.DOTALL)
+    assert found is not None
+    namespace: dict[str, object] = {"__name__": "docs_montecarlo"}  # not run(): no server
+    exec(compile(found.group(1), "docs/montecarlo.md", "exec"), namespace)
+    bot = namespace["MyBot"]
+    assert isinstance(bot, type) and issubclass(bot, Bot)
+    result = play_local("6nimmt:rounds=1", [bot, bot], seed=1, clock=True, decision_ms=100)
+    assert result.faults == (0, 0) and len(result.decisions) >= 20  # 10 cards each, at least
 
 
 def test_the_documented_custom_determinization_runs_and_matches_the_view(

@@ -40,11 +40,19 @@ def test_preset_options_combine() -> None:
         ("xnimmt:rounds=2", "no option"),
         ("6nimmt-tactics:deck=full", "fixes deck"),
         ("6nimmt:rounds", "name=value"),
+        ("6nimmt:rounds=1,rounds=2", "'rounds' given twice"),  # which one was meant?
     ],
 )
 def test_bad_variants_are_refused(spec: str, message: str) -> None:
     with pytest.raises(RulesError, match=message):
         parse_variant(spec)
+
+
+def test_options_beside_the_id_agree_with_it() -> None:
+    assert parse_variant("6nimmt:rounds=1", {"rounds": "1"}).id == "6nimmt:rounds=1"
+    assert parse_variant("6nimmt", {"rounds": "2"}).id == "6nimmt:rounds=2"
+    with pytest.raises(RulesError, match="'rounds' is '2' in '6nimmt:rounds=2' but '1'"):
+        parse_variant("6nimmt:rounds=2", {"rounds": "1"})  # which one was meant?
 
 
 def test_every_preset_is_listed() -> None:

@@ -83,6 +83,7 @@ def test_league_log_shows_a_seats_tail_with_control_characters_escaped(
         "league", "log", str(file), match.match_id, "--seat", str(1 - seat), cwd=file.parent
     )
     assert quiet.returncode == 2 and "no bot log kept for seat" in quiet.stderr
+    assert "its bot printed nothing" in quiet.stderr
     missing = bullring("league", "log", str(file), "logs-999999", cwd=file.parent)
     assert missing.returncode == 2 and "holds no match 'logs-999999'" in missing.stderr
     assert "Traceback" not in quiet.stderr + missing.stderr
@@ -123,6 +124,7 @@ def test_a_store_made_before_log_tails_is_read_and_gets_the_table(
     assert status.returncode == 0 and "its log:" not in status.stdout, status.stderr
     none = bullring("league", "log", str(old), match, cwd=tmp_path)
     assert none.returncode == 2 and "no bot log kept for" in none.stderr
+    assert "no bot printed anything" in none.stderr  # no --seat: not "the bot"
     LeagueStore.open(old).close()  # a writer adds the table
     with sqlite3.connect(old) as db:
         assert db.execute("SELECT COUNT(*) FROM logs").fetchone() == (0,)
