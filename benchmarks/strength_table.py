@@ -40,7 +40,7 @@ def markdown(store: LeagueStore) -> str:
             if s is None or not s.matches:
                 cells += ["-", "-"]
             else:
-                cells += [f"{s.mean_score:.2f}", f"{s.win_share / s.matches:.1%}"]
+                cells += [f"{s.mean_score:.2f}", f"{s.win_share:.1%}"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

@@ -228,6 +228,7 @@ def _standings(
                 sigma=standing.sigma,
                 matches=standing.matches,
                 wins=standing.wins,
+                win_share=standing.win_share,
                 mean_score=standing.mean_score,
                 fault_rate=standing.faults / standing.matches if standing.matches else 0.0,
                 mean_rank=sum(mine) / len(mine) if mine else 0.0,

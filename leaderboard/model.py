@@ -41,6 +41,7 @@ class StandingRow:
     sigma: float
     matches: int
     wins: int  # matches finished at rank 1 (a shared first place counts)
+    win_share: float  # wins per match, a first place shared by k bots counting 1/k
     mean_score: float  # in the variant's own units (heads, or Hornochsen! points)
     fault_rate: float  # faults per match played (a match can hold several)
     mean_rank: float = 0.0  # mean finishing rank (1 = first)
@@ -49,11 +50,6 @@ class StandingRow:
     retired: bool = False  # a newer version of the same bot is registered
     author: str = ""
     description: str = ""
-
-    @property
-    def win_share(self) -> float:
-        """Matches won (a shared first place counts) per match played."""
-        return self.wins / self.matches if self.matches else 0.0
 
 
 @dataclass(frozen=True)

@@ -281,7 +281,7 @@ def status(
                 f"{row['sigma']:.2f}",
                 str(row["matches"]),
                 str(row["wins"]),
-                f"{100 * row['win_share'] / max(row['matches'], 1):.1f}",
+                f"{100 * row['win_share']:.1f}",
                 f"{row['mean_rank']:.2f}",
                 f"{row['mean_score']:.2f}",
                 str(row["faults"]),

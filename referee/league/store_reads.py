@@ -127,7 +127,7 @@ class StoreReads:
             for row in self.db.execute(
                 "SELECT r.bot, COUNT(*) AS n, SUM(r.rank = 1) AS wins, AVG(r.rank) AS mean_rank,"
                 " SUM(CASE WHEN r.rank = 1 THEN 1.0 / (SELECT COUNT(*) FROM results f"
-                " WHERE f.match_id = r.match_id AND f.rank = 1) ELSE 0 END) AS win_share,"
+                " WHERE f.match_id = r.match_id AND f.rank = 1) ELSE 0 END) AS shared_wins,"
                 " AVG(r.score) AS mean_score FROM results r JOIN matches m"
                 " ON m.match_id = r.match_id WHERE m.variant = ? GROUP BY r.bot",
                 (variant,),
@@ -154,7 +154,7 @@ class StoreReads:
                     sigma=rating.sigma,
                     matches=int(row["n"]) if row else 0,
                     wins=int(row["wins"] or 0) if row else 0,
-                    win_share=float(row["win_share"] or 0.0) if row else 0.0,
+                    shared_wins=float(row["shared_wins"] or 0.0) if row else 0.0,
                     mean_rank=float(row["mean_rank"]) if row else 0.0,
                     mean_score=float(row["mean_score"]) if row else 0.0,
                     faults=int(faults.get(bot, 0)),

@@ -46,10 +46,16 @@ class Standing:
     sigma: float
     matches: int
     wins: int  # matches where it ranked first (shared or not)
-    win_share: float  # the same, a first place shared by k bots counting 1/k
+    shared_wins: float  # the same, a first place shared by k bots counting 1/k
     mean_rank: float
     mean_score: float
     faults: int
+
+    @property
+    def win_share(self) -> float:
+        """Wins per match, a first place shared by k bots counting 1/k (the win % of
+        ``league status`` and of the leaderboard site)."""
+        return self.shared_wins / self.matches if self.matches else 0.0
 
     @property
     def rating(self) -> float:
@@ -65,6 +71,7 @@ class Standing:
             "sigma": self.sigma,
             "matches": self.matches,
             "wins": self.wins,
+            "shared_wins": self.shared_wins,
             "win_share": self.win_share,
             "mean_rank": self.mean_rank,
             "mean_score": self.mean_score,

@@ -55,7 +55,7 @@ def test_standings_json_is_valid_and_agrees_with_the_store(
                 assert row["mean_score"] == pytest.approx(standing.mean_score)
                 assert row["fault_rate"] == pytest.approx(standing.faults / standing.matches)
                 assert row["retired"] == (row["bot"] == RETIRED_BOT)
-                assert row["win_share"] == pytest.approx(standing.wins / standing.matches)
+                assert row["win_share"] == pytest.approx(standing.shared_wins / standing.matches)
             conservative = [r["conservative"] for r in data["rows"]]
             assert conservative == sorted(conservative, reverse=True)
             for series in data["series"]:

@@ -124,8 +124,9 @@ def test_standings_count_wins_shares_and_mean_scores(tmp_path: Path) -> None:
         assert standing.matches == len(mine)
         assert standing.wins == sum(rank == 1 for _, _, rank in mine)
         share = sum(1 / firsts[m] for m, _, rank in mine if rank == 1)
-        assert abs(standing.win_share - share) < 1e-9
-        assert standing.win_share < standing.wins or not any(
+        assert abs(standing.shared_wins - share) < 1e-9
+        assert abs(standing.win_share - share / standing.matches) < 1e-9
+        assert standing.shared_wins < standing.wins or not any(
             rank == 1 and firsts[m] > 1 for m, _, rank in mine
         )
         assert abs(standing.mean_score - sum(s for _, s, _ in mine) / len(mine)) < 1e-9
