@@ -114,7 +114,7 @@ def play(
         if replay_out is not None:
             check_output_file(replay_out, "--replay-out")
         match = MatchSpec(new_match_id(), spec.preset.name, spec.options, seed, bots, clock)
-        printer = TracePrinter(seat=seat, steps=not quiet)
+        printer = TracePrinter(seat=seat, steps=not quiet, variant=spec.id)
         echo = None if quiet_bots or as_json else OutputEcho(printer.console)
         limits = ProcessLimits(log_dir=str(log_dir)) if log_dir is not None else None
         if log_dir is not None:

@@ -24,7 +24,16 @@ from referee.replay_model import Replay, ReplayDecision
 from referee.replay_source import load_replay
 from referee.spec import Fault, MatchResult
 from referee.trace import TracePrinter
-from sdk.game import Option
+from sdk.game import Option, RulesError, parse_variant
+
+
+def variant_id(data: Replay) -> str:
+    """The replay's variant as an id with the options that differ from its preset's
+    (``6nimmt:rounds=1``); the bare preset if they do not parse."""
+    try:
+        return parse_variant(data.variant, data.options).id
+    except RulesError:
+        return data.variant
 
 
 @dataclass(frozen=True)
@@ -85,7 +94,7 @@ def replay(
         players = data.players
         if seat is not None and not 0 <= seat < players:
             raise fail(f"--seat {seat}: seats are 0..{players - 1}")
-        printer = TracePrinter(seat=seat)
+        printer = TracePrinter(seat=seat, variant=variant_id(data))
         screen = printer.console
         interactive = step and sys.stdin.isatty() and screen.is_terminal
         frames: list[str] = []

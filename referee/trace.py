@@ -52,9 +52,14 @@ class TracePrinter:
     """Prints a match step by step (see the module docstring)."""
 
     def __init__(
-        self, console: Console | None = None, seat: int | None = None, steps: bool = True
+        self,
+        console: Console | None = None,
+        seat: int | None = None,
+        steps: bool = True,
+        variant: str | None = None,
     ) -> None:
         self.console = console or Console(highlight=False)
+        self.variant = variant  # the variant id to head the match with; else the preset's
         self.seat = seat
         self.steps = steps  # False: print the start and the end, not every step (--quiet)
         self.names: list[str] = []
@@ -70,7 +75,8 @@ class TracePrinter:
     def on_start(self, state: GameState, names: Sequence[str]) -> None:
         self.names = list(names)
         perspective = "referee (all cards)" if self.seat is None else f"seat {self.seat}"
-        self.console.rule(f"{state.variant}: {len(names)} players, view of {perspective}")
+        variant = self.variant or state.variant
+        self.console.rule(f"{variant}: {len(names)} players, view of {perspective}")
         for seat, name in enumerate(names):
             self.console.print(f"  seat {seat}: {name}")
         if not self.steps:  # --quiet: not the deal either

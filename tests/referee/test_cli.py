@@ -26,12 +26,14 @@ def test_play_prints_a_trace_writes_a_replay_and_replay_shows_one_seat(tmp_path:
     bots = ["--bot", GOOD, "--bot", str(BAD_BOTS / "illegal.toml"), "--bot", GOOD]
     played = bullring(*args, *bots, "--replay-out", str(out))
     assert played.returncode == 0, played.stderr
+    assert "6nimmt:rounds=1: 3 players, view of referee" in played.stdout  # the format too
     assert "row 1:" in played.stdout and "takes row" in played.stdout
     assert "ILLEGAL" in played.stdout and "result" in played.stdout
     assert out.exists()
     shown = bullring("replay", str(out), "--seat", "0")
     assert shown.returncode == 0, shown.stderr
-    assert "view of seat 0" in shown.stdout and "my hand:" in shown.stdout
+    assert "6nimmt:rounds=1: 3 players, view of seat 0" in shown.stdout
+    assert "my hand:" in shown.stdout
     assert "hand of seat 1" not in shown.stdout
     assert "seat 1 (illegal) chose" not in shown.stdout  # seat 0 does not see seat 1's picks
     assert descendants() == []
