@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import _random
 import hashlib
+import random
 from collections.abc import Callable
 from importlib import import_module
 from typing import Any, TypeVar
@@ -75,9 +76,31 @@ def seeded_shuffle(text: str, items: list[T], unordered: int = 0) -> None:
     those places, are left out. For a deal whose first hand is sorted anyway."""
     if len(items) < 2:
         return
-    getrandbits = text_generator(text).getrandbits
-    for i, k in _steps(len(items), unordered):
+    _swap(text_generator(text).getrandbits, items, _steps(len(items), unordered))
+
+
+def shuffle(rng: random.Random, items: list[T]) -> None:
+    """Shuffle `items` in place exactly as ``rng.shuffle(items)`` does: the same draws, so
+    the same order and the same generator state afterwards, at about a third of the cost
+    (the loop asks ``getrandbits`` itself, not through ``_randbelow``). A generator that
+    draws otherwise (a subclass with its own ``random`` and no ``getrandbits``) shuffles
+    itself."""
+    if getattr(type(rng), "_randbelow", None) is not _RANDBELOW_WITH_BITS:
+        rng.shuffle(items)
+    elif len(items) > 1:
+        _swap(rng.getrandbits, items, _steps(len(items), 0))
+
+
+def _swap(
+    getrandbits: Callable[[int], int], items: list[T], steps: tuple[tuple[int, int], ...]
+) -> None:
+    """The Fisher-Yates swaps of `steps` (see :func:`_steps`), drawing from `getrandbits`."""
+    for i, k in steps:
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+_RANDBELOW_WITH_BITS = vars(random.Random)["_randbelow_with_getrandbits"]
+"""What ``random.Random.shuffle`` draws with when the generator has ``getrandbits``."""

@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 
 from sdk.game.core import DecisionKind, Event, EventKind, Option, RulesError, Side, ViewHeader
+from sdk.game.dealing import shuffle
 from sdk.game.history import History
 
 _EVENT_CACHE: dict[tuple[int, int, int, int, int, int], Event] = {}
@@ -126,7 +127,7 @@ def fill_hands(
 
     `pool` is shuffled and the drawn cards are removed from it (the rest stays there).
     """
-    rng.shuffle(pool)
+    shuffle(rng, pool)  # rng.shuffle's order, quicker
     hands: list[list[int]] = []
     for size, known_cards in zip(sizes, known, strict=True):
         hand = list(known_cards)

@@ -8,6 +8,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from sdk.game.core import Event, EventKind, RulesError
+from sdk.game.dealing import shuffle
 from sdk.game.engine_support import position_history
 from sdk.game.family import Position, check_players, split_variant
 from sdk.game.sixnimmt_rules import SixNimmtState
@@ -191,7 +192,7 @@ def from_view(view: View, rng: random.Random) -> SixNimmtState:
         hands = [list(h) for h in view.all_hands]
     else:
         unseen = [c for c in range(1, highest + 1) if c not in seen]
-        rng.shuffle(unseen)
+        shuffle(rng, unseen)  # rng.shuffle's order, quicker
         hands = []
         for other in range(n):
             if other == seat:

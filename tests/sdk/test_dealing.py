@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from sdk.game.dealing import seeded_shuffle, sha512, text_generator
+from sdk.game.dealing import seeded_shuffle, sha512, shuffle, text_generator
 from sdk.game.sixnimmt import deal_order
 
 
@@ -81,3 +81,32 @@ def test_an_unordered_prefix_holds_the_same_items_and_the_rest_the_same_order() 
 def test_the_seed_digest_is_sha512(text: bytes) -> None:
     """The deal's SHA-512 (CPython's own where it has one) gives hashlib's digest."""
     assert sha512(text).digest() == hashlib.sha512(text).digest()
+
+
+class _OwnRandom(random.Random):
+    """A generator that draws from its own ``random`` (no ``getrandbits``): Random
+    shuffles with ``_randbelow_without_getrandbits`` then."""
+
+    def random(self) -> float:
+        return super().random()
+
+
+class _OwnBits(random.Random):
+    """A generator with its own ``getrandbits``: Random shuffles with it."""
+
+    def getrandbits(self, k: int) -> int:
+        return super().getrandbits(k) ^ ((1 << k) - 1)  # every bit flipped
+
+
+@pytest.mark.parametrize("kind", [random.Random, _OwnRandom, _OwnBits])
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 17, 64, 65, 89, 104, 1000])
+def test_shuffle_is_rng_shuffle_order_and_state(kind: type[random.Random], size: int) -> None:
+    """The quick shuffle makes rng.shuffle's draws: the same order, and the generator is
+    left where rng.shuffle leaves it (what a bot draws next is the same)."""
+    for seed in range(25):
+        theirs, ours = kind(seed), kind(seed)
+        expected, got = list(range(size)), list(range(size))
+        theirs.shuffle(expected)
+        shuffle(ours, got)
+        assert got == expected
+        assert ours.getstate() == theirs.getstate()
