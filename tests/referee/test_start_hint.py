@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from bullring_cli.app import app
 from tests.referee.helpers import BAD_BOTS
@@ -22,14 +22,19 @@ class Forgetful(Bot):
 """
 
 
-def test_a_bot_that_never_calls_run_is_told_to(tmp_path: Path) -> None:
-    (tmp_path / "bot.py").write_text(BOT)
-    (tmp_path / "bot.toml").write_text(
-        'name = "forgetful"\nversion = "1"\ncommand = ["{python}", "bot.py"]\n'
+def play_against_a_good_bot(folder: Path, name: str, script: str) -> Result:
+    """`bullring play` of the bot `script` (saved as `folder`/bot.py) against a good one."""
+    (folder / "bot.py").write_text(script)
+    (folder / "bot.toml").write_text(
+        f'name = "{name}"\nversion = "1"\ncommand = ["{{python}}", "bot.py"]\n'
     )
     other = str(BAD_BOTS / "first_option.toml")
-    args = ["play", "6nimmt:rounds=1", "--bot", str(tmp_path), "--bot", other, "--no-sandbox"]
-    result = CliRunner().invoke(app, args)
+    args = ["play", "6nimmt:rounds=1", "--bot", str(folder), "--bot", other, "--no-sandbox"]
+    return CliRunner().invoke(app, args)
+
+
+def test_a_bot_that_never_calls_run_is_told_to(tmp_path: Path) -> None:
+    result = play_against_a_good_bot(tmp_path, "forgetful", BOT)
     assert result.exit_code == 2, result.output
     assert "exited with code 0 before listening" in result.stderr
     assert 'if __name__ == "__main__": run(' in result.stderr
@@ -53,13 +58,7 @@ def test_a_start_up_crash_is_summed_up_by_its_error_line_not_a_version_line(
 ) -> None:
     """Node.js ends a crash's output with its version: the one line names the error (a
     TypeScript bot run before `npm ci`), the whole output is quoted below it."""
-    (tmp_path / "bot.py").write_text(NODE_LIKE)
-    (tmp_path / "bot.toml").write_text(
-        'name = "nodeish"\nversion = "1"\ncommand = ["{python}", "bot.py"]\n'
-    )
-    other = str(BAD_BOTS / "first_option.toml")
-    args = ["play", "6nimmt:rounds=1", "--bot", str(tmp_path), "--bot", other, "--no-sandbox"]
-    result = CliRunner().invoke(app, args)
+    result = play_against_a_good_bot(tmp_path, "nodeish", NODE_LIKE)
     assert result.exit_code == 2, result.output
     first = result.stderr.strip().splitlines()[0]
     assert first.endswith("before listening: Error: Cannot find module '/bots/ts/dist/bot.js'")
