@@ -17,6 +17,7 @@ offered option gets INTERNAL without details (a PROTOCOL fault). The server keep
 
 from __future__ import annotations
 
+import difflib
 import logging
 import os
 import sys
@@ -283,11 +284,63 @@ def serve(factory: BotFactory, listen: str | None = None, grace: float = GRACE_S
         log.info("stopped in %.2fs", time.monotonic() - started)
 
 
+def usage(factory: BotFactory, program: str) -> str:
+    """What ``python bot.py --help`` prints."""
+    about: object = factory if isinstance(factory, type) else factory()
+    name = str(getattr(about, "name", Bot.name))
+    return (
+        f"usage: {program} [--listen ADDRESS]\n"
+        "\n"
+        f"Serves the bot {name!r} to a Bullring referee over gRPC (bullring.v1.Bot).\n"
+        "\n"
+        "  --listen ADDRESS  unix:/path, or host:port (port 0: any free port); default\n"
+        f"                    ${LISTEN_ENV}, else {DEFAULT_LISTEN}\n"
+        "\n"
+        "It prints LISTENING <address> once it takes calls, and stops on SIGTERM or\n"
+        "Ctrl-C. The referee starts it by itself: to play it, give its bot.toml (or this\n"
+        "file) to `bullring play`, or its address with --bot HOST:PORT.\n"
+    )
+
+
+def misspelt_option(argv: Sequence[str]) -> str | None:
+    """An argument that looks like a mistyped ``--listen`` (``--lisen``, ``-listen``,
+    ``--listen:x``), which would otherwise be ignored and the bot serve elsewhere."""
+    for arg in argv:
+        if not arg.startswith("-") or arg == "--listen" or arg.startswith("--listen="):
+            continue
+        flag = arg.partition("=")[0]
+        near = flag.partition(":")[0]  # --listen:unix:/path
+        if near == "--listen" or (
+            abs(len(near) - len("--listen")) <= 1
+            and difflib.SequenceMatcher(None, near, "--listen").ratio() >= 0.75
+        ):
+            return flag
+    return None
+
+
+def program_name() -> str:
+    """How this bot was started, for its usage line: ``bot.py``, or ``python -m pkg``."""
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and spec.name:
+        return f"python -m {spec.name.removesuffix('.__main__')}"
+    return os.path.basename(sys.argv[0]) or "bot.py"
+
+
 def run(factory: BotFactory, listen: str | None = None) -> NoReturn:
     """The whole main of a bot: ``if __name__ == "__main__": run(MyBot)``.
 
-    Exits 0 after a clean shutdown; a bad listen address is a one-line error, exit 2.
+    Exits 0 after a clean shutdown. ``-h``/``--help`` prints the usage and exits 0; a
+    bad listen address, or an option that looks like a mistyped ``--listen``, is a
+    one-line error, exit 2. Other arguments are left to the bot, which may read its own.
     """
+    argv = sys.argv[1:]
+    if listen is None and ("-h" in argv or "--help" in argv):
+        print(usage(factory, program_name()), end="")
+        sys.exit(0)
+    if listen is None and (flag := misspelt_option(argv)) is not None:
+        print(f"error: unknown option {flag}; did you mean --listen ADDRESS?", file=sys.stderr)
+        sys.exit(2)
     try:
         serve(factory, listen)
     except ListenError as error:

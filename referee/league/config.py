@@ -240,6 +240,14 @@ def load_league(
     return parse_league(data, file, manifest_loader or default_manifest_loader)
 
 
+def tidy_path(path: Path) -> Path:
+    """`path` without its ``folder/..`` steps (``example_bots/../demo/league.sqlite`` is
+    ``demo/league.sqlite``), where that names the same place (a step back out of a
+    symbolic link may not): the form to print and to open."""
+    tidy = Path(os.path.normpath(path))
+    return tidy if tidy == path or tidy.resolve() == path.resolve() else path
+
+
 def parse_league(
     data: Mapping[str, Any], file: Path | None, manifest_loader: ManifestLoader
 ) -> LeagueConfig:
@@ -296,7 +304,7 @@ def parse_league(
         games=games,
         seats=seats,
         parallel=parallel,
-        store=(base / store_text),
+        store=tidy_path(base / store_text),
         executor=executor,
         ray_address=ray_address,
         batch=r.integer(league, "batch", "league", 8, 1, MAX_BATCH),

@@ -16,7 +16,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from sdk import codec
+from sdk import codec, runtime
 from sdk.game import (
     DecisionKind,
     Event,
@@ -233,6 +233,56 @@ def test_a_bad_listen_address_is_a_one_line_error() -> None:
     assert result.stderr.strip().splitlines() == [
         "error: listen address 'nonsense' must be unix:/path or host:port"
     ]
+
+
+def run_bot_script(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(BOT), *args],
+        cwd=ROOT,
+        env=bot_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_help_prints_the_usage_and_does_not_serve() -> None:
+    result = run_bot_script("--help")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "usage: counting_bot.py [--listen ADDRESS]"
+    assert "Serves the bot 'counting'" in lines[2]
+    assert not any(line.startswith("LISTENING ") for line in lines)  # it never served
+    assert not result.stderr
+
+
+@pytest.mark.parametrize("flag", ["--lisen", "-listen", "--listn=unix:/tmp/x.sock"])
+def test_a_mistyped_listen_option_is_a_one_line_error(flag: str) -> None:
+    """Ignored, it would leave the bot serving on another address than the one typed."""
+    result = run_bot_script(flag, "unix:/tmp/never.sock")
+    assert result.returncode == 2
+    name = flag.partition("=")[0]
+    assert result.stderr.strip().splitlines() == [
+        f"error: unknown option {name}; did you mean --listen ADDRESS?"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "flagged"),
+    [
+        (["--lisen", "x"], "--lisen"),
+        (["--listen:unix:/tmp/b.sock"], "--listen:unix:/tmp/b.sock"),
+        (["--LISTEN", "x"], None),  # too far from it: the bot's own, or nothing
+        (["--Listen", "x"], "--Listen"),
+        (["--listen", "x", "--depth", "3"], None),  # a bot's own options are its own
+        (["--list"], None),
+        (["--listener"], None),
+        (["--silent"], None),
+        (["-v", "--port=3"], None),
+    ],
+)
+def test_only_near_misses_of_listen_are_flagged(argv: list[str], flagged: str | None) -> None:
+    assert runtime.misspelt_option(argv) == flagged
 
 
 def test_a_decision_stream_answers_each_request_in_turn(bot: BotProcess) -> None:

@@ -82,3 +82,26 @@ def test_cli_refuses_a_league_with_too_few_bots_before_writing(tmp_path: Path) -
     assert done.returncode == 2
     assert "3 seats need at least 3 bots" in done.stderr
     assert list(tmp_path.iterdir()) == [file]
+
+
+def test_a_store_beside_the_league_folder_is_named_without_a_step_back(tmp_path: Path) -> None:
+    """``store = "../demo/league.sqlite"`` in ``leagues/x.toml`` is ``demo/league.sqlite``
+    (what `league run` prints), not ``leagues/../demo/league.sqlite``."""
+    folder = tmp_path / "leagues"
+    folder.mkdir()
+    file = folder / "x.toml"
+    file.write_text(GOOD_HEAD.replace("seats = 2\n", 'seats = 2\nstore = "../demo/x.sqlite"\n'))
+    assert load_league(file).store == tmp_path / "demo" / "x.sqlite"
+
+
+def test_a_step_back_out_of_a_linked_folder_is_kept(tmp_path: Path) -> None:
+    """Through a symbolic link, ``link/..`` is the link target's parent, not the link's:
+    the path is left as written, so it still names the file the system opens."""
+    target = tmp_path / "elsewhere" / "leagues"
+    target.mkdir(parents=True)
+    (tmp_path / "leagues").symlink_to(target)
+    file = tmp_path / "leagues" / "x.toml"
+    file.write_text(GOOD_HEAD.replace("seats = 2\n", 'seats = 2\nstore = "../demo/x.sqlite"\n'))
+    store = load_league(file).store
+    assert store == tmp_path / "leagues" / ".." / "demo" / "x.sqlite"
+    assert store.resolve() == tmp_path / "elsewhere" / "demo" / "x.sqlite"
