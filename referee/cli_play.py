@@ -56,7 +56,14 @@ async def play_in(
     their output echoed live by `echo`. BotNotReady, before the match, for a bot that does
     not start or does not claim the variant."""
     async with BotPool(limits or ProcessLimits(), sandbox=sandbox, echo=echo) as pool:
-        await preflight(pool, match.bots, match.variant, match.clock.setup_ms, match.options)
+        await preflight(
+            pool,
+            match.bots,
+            match.variant,
+            match.clock.setup_ms,
+            match.options,
+            shown_live=echo is not None,
+        )
         return await play_match(match, pool, observer)
 
 

@@ -60,6 +60,12 @@ def load_manifest(path: str | Path) -> BotSpec:
         file = file / MANIFEST_NAME
     if not file.is_file():
         raise ManifestError(f"{file}: no such manifest file")
+    if file.suffix == ".py":
+        raise ManifestError(
+            f"{file}: a Python file, not a bot's manifest: give its bot.toml, or the folder "
+            f'that holds it (a bot.toml beside it names the bot and how to run it: name = "..." '
+            f'and command = ["{{python}}", "{file.name}"]; see `bullring new-bot`)'
+        )
     try:
         data = tomllib.loads(file.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

@@ -3,7 +3,7 @@
 :func:`preflight` starts each distinct bot once in the match's own pool (so the match
 reuses the process and its Hello), waits for SERVING and calls Hello. It refuses, with one
 line naming the bot, a bot that does not start (quoting the end of its output, a
-traceback's lines intact), one whose Hello fails or speaks another protocol, and one whose
+traceback's lines intact, unless it was shown live), one whose Hello fails or speaks another protocol, and one whose
 Hello does not claim the match's format (sdk/claims.py: a bare variant name claims every
 format of it, ``6nimmt:rounds=1`` only that one, an empty list every variant) or claims
 something invalid.
@@ -35,9 +35,13 @@ async def preflight(
     variant: str,
     setup_ms: int,
     options: Mapping[str, str] | None = None,
+    shown_live: bool = False,
 ) -> None:
     """Check every distinct bot of `bots` against `variant` (a variant id, options
-    allowed) with `options`; BotNotReady for the first that cannot play it."""
+    allowed) with `options`; BotNotReady for the first that cannot play it.
+
+    A bot that does not start has the end of its output quoted, unless `shown_live`
+    (the pool echoes the bots' output as it comes: it is on the screen already)."""
     spec = parse_variant(variant, options)
     seen: set[str] = set()
     setup_s = setup_ms / 1000.0
@@ -48,8 +52,9 @@ async def preflight(
         try:
             lease = await pool.lease(bot, setup_s)
         except BotStartError as exc:
+            output = " (its output is above)" if shown_live else _quoted(exc.output)
             raise BotNotReady(
-                f"{bot.key} is not ready: {exc.kind.value}: {exc.detail}{_quoted(exc.output)}"
+                f"{bot.key} is not ready: {exc.kind.value}: {exc.detail}{output}"
             ) from None
         client = BotClient(0, lease)
         try:

@@ -297,8 +297,9 @@ def usage(factory: BotFactory, program: str) -> str:
         f"                    ${LISTEN_ENV}, else {DEFAULT_LISTEN}\n"
         "\n"
         "It prints LISTENING <address> once it takes calls, and stops on SIGTERM or\n"
-        "Ctrl-C. The referee starts it by itself: to play it, give its bot.toml (or this\n"
-        "file) to `bullring play`, or its address with --bot HOST:PORT.\n"
+        "Ctrl-C. The referee starts it by itself: to play it, give its bot.toml (or the\n"
+        "folder holding it) to `bullring play --bot`; or start it here with --listen\n"
+        "HOST:PORT and give that address to --bot.\n"
     )
 
 

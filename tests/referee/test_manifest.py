@@ -68,6 +68,18 @@ def test_missing_manifest(tmp_path: Path) -> None:
         resolve_bot(str(tmp_path / "nope.toml"))
 
 
+def test_a_python_file_given_as_a_manifest_says_what_to_give(tmp_path: Path) -> None:
+    """A newcomer's first try, ``--bot my_bot.py``, used to read "not valid TOML"."""
+    script = tmp_path / "my_bot.py"
+    script.write_text("from sdk import Bot, run\n")
+    with pytest.raises(ManifestError) as info:
+        resolve_bot(str(script))
+    message = str(info.value)
+    assert message.startswith(f"{script}: a Python file, not a bot's manifest")
+    assert 'command = ["{python}", "my_bot.py"]' in message
+    assert "TOML" not in message
+
+
 def test_endpoints() -> None:
     assert resolve_bot("localhost:50051").endpoint == "localhost:50051"
     assert resolve_bot("unix:/tmp/bot.sock").endpoint == "unix:/tmp/bot.sock"

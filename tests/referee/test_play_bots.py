@@ -1,6 +1,6 @@
 """``bullring play`` and ``bullring bot check`` with a bot author's bots: play refuses
-before any match a bot that does not claim the variant or does not start (quoting its
-traceback); it shows each bot's output live, prefixed by seat and name (``--quiet-bots``
+before any match a bot that does not claim the variant or does not start (its traceback
+shown once: live, or quoted with ``--quiet-bots``); it shows each bot's output live, prefixed by seat and name (``--quiet-bots``
 hides it) and keeps full logs with ``--log-dir``; ``bot check`` fails a bot whose class
 and manifest disagree on its version, and quotes an EXCEPTION's traceback."""
 
@@ -27,16 +27,30 @@ def test_play_refuses_a_bot_that_does_not_claim_the_variant() -> None:
     assert descendants() == []
 
 
-def test_play_refuses_a_bot_that_crashes_starting_and_quotes_its_traceback() -> None:
+def test_play_refuses_a_bot_that_crashes_starting_and_shows_its_traceback_once() -> None:
+    """Its output is shown live (stdout), so the refusal points there; with --quiet-bots
+    the refusal quotes it instead."""
     crash = str(BAD_BOTS / "crash_at_import.toml")
     played = bullring(*PLAY, "--bot", GOOD, "--bot", crash)
     assert played.returncode == 2
-    err = played.stderr
-    assert "crash_at_import@1 is not ready: CRASH: process exited with code 1" in err
+    refusal = "crash_at_import@1 is not ready: CRASH: process exited with code 1"
+    assert played.stderr.startswith(f"error: {refusal}")
+    assert played.stderr.rstrip().endswith("(its output is above)")
+    assert len(played.stderr.splitlines()) == 1
+    live = played.stdout.splitlines()
+    assert live.count("[crash_at_import] Traceback (most recent call last):") == 1
+    assert '[crash_at_import]   File "my_bot_logic.py", line 2' in live
+    assert any(line.startswith("[crash_at_import] SyntaxError: ") for line in live)
+    assert "result" not in played.stdout
+
+    quiet = bullring(*PLAY, "--bot", GOOD, "--bot", crash, "--quiet-bots")
+    assert quiet.returncode == 2
+    err = quiet.stderr
+    assert refusal in err and "(its output is above)" not in err
     assert "| Traceback (most recent call last):" in err
     assert '|   File "my_bot_logic.py", line 2' in err
     assert "| SyntaxError: " in err
-    assert "result" not in played.stdout
+    assert "[crash_at_import]" not in quiet.stdout
     assert descendants() == []
 
 
