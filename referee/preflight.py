@@ -1,13 +1,12 @@
 """Before a match by hand (``bullring play``): is every bot ready, and does it play this?
 
 :func:`preflight` starts each distinct bot once in the match's own pool (so the match
-reuses the process and its Hello), waits for SERVING and calls Hello. It refuses, with one
-line naming the bot, a bot that does not start (quoting the end of its output, a
-traceback's lines intact, unless it was shown live), one whose Hello fails or speaks another protocol, and one whose
-Hello does not claim the match's format (sdk/claims.py: a bare variant name claims every
-format of it, ``6nimmt:rounds=1`` only that one, an empty list every variant) or claims
-something invalid.
-"""
+reuses the process and its Hello), waits for SERVING and calls Hello. It refuses, with
+one line naming the bot, a bot that does not start (quoting the end of its output, a
+traceback's lines intact, unless it was shown live), one whose Hello fails or speaks
+another protocol, and one whose Hello does not claim the match's format (sdk/claims.py:
+a bare variant name claims every format of it, ``6nimmt:rounds=1`` only that one, an
+empty list every variant) or claims something invalid."""
 
 from __future__ import annotations
 
