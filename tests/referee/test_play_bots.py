@@ -1,9 +1,9 @@
 """``bullring play`` and ``bullring bot check`` with a bot author's bots: play refuses
 before any match a bot that does not claim the variant or does not start (its traceback
 shown once: live, or quoted with ``--quiet-bots``); it shows each bot's output live,
-prefixed by seat and name (``--quiet-bots`` hides it) and keeps full logs with ``--log-
-dir``; ``bot check`` fails a bot whose class and manifest disagree on its version, and
-quotes an EXCEPTION's traceback."""
+prefixed by seat and name (``--quiet-bots`` hides it) and keeps full logs with
+``--log-dir``; ``bot check`` fails a bot whose class and manifest disagree on its
+version, and quotes an EXCEPTION's traceback."""
 
 from __future__ import annotations
 
