@@ -51,7 +51,12 @@ async def preflight(
         try:
             lease = await pool.lease(bot, setup_s)
         except BotStartError as exc:
-            output = " (its output is above)" if shown_live else _quoted(exc.output)
+            if not exc.output:
+                output = ""
+            elif shown_live:
+                output = " (its output is above)"
+            else:
+                output = _quoted(exc.output)
             raise BotNotReady(
                 f"{bot.key} is not ready: {exc.kind.value}: {exc.detail}{output}"
             ) from None

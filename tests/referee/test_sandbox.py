@@ -291,6 +291,7 @@ def test_endpoints_need_no_sandbox(tmp_path: Path) -> None:
                     env={BWRAP_ENV: MISSING_BWRAP})  # fmt: skip
     assert done.returncode == 2, done.stderr
     assert "unix:/nonexistent.sock@endpoint is not ready" in done.stderr, done.stderr
+    assert "its output" not in done.stderr  # an endpoint has none to show
     assert "sandbox" not in done.stderr and "bubblewrap" not in done.stderr
     assert "Traceback" not in done.stderr
 
