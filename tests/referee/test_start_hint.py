@@ -22,14 +22,15 @@ class Forgetful(Bot):
 """
 
 
-def play_against_a_good_bot(folder: Path, name: str, script: str) -> Result:
-    """`bullring play` of the bot `script` (saved as `folder`/bot.py) against a good one."""
+def play_against_a_good_bot(folder: Path, name: str, script: str, *more: str) -> Result:
+    """`bullring play` of the bot `script` (saved as `folder`/bot.py) against a good one,
+    with the options `more`."""
     (folder / "bot.py").write_text(script)
     (folder / "bot.toml").write_text(
         f'name = "{name}"\nversion = "1"\ncommand = ["{{python}}", "bot.py"]\n'
     )
     other = str(BAD_BOTS / "first_option.toml")
-    args = ["play", "6nimmt:rounds=1", "--bot", str(folder), "--bot", other, "--no-sandbox"]
+    args = ["play", "6nimmt:rounds=1", "--bot", str(folder), "--bot", other, "--no-sandbox", *more]
     return CliRunner().invoke(app, args)
 
 
@@ -57,9 +58,17 @@ def test_a_start_up_crash_is_summed_up_by_its_error_line_not_a_version_line(
     tmp_path: Path,
 ) -> None:
     """Node.js ends a crash's output with its version: the one line names the error (a
-    TypeScript bot run before `npm ci`), the whole output is quoted below it."""
+    TypeScript bot run before `npm ci`); the whole output is shown live above it, or quoted
+    below it with --quiet-bots."""
+    error = "before listening: Error: Cannot find module '/bots/ts/dist/bot.js'"
     result = play_against_a_good_bot(tmp_path, "nodeish", NODE_LIKE)
     assert result.exit_code == 2, result.output
-    first = result.stderr.strip().splitlines()[0]
-    assert first.endswith("before listening: Error: Cannot find module '/bots/ts/dist/bot.js'")
-    assert "| Node.js v20.20.2" in result.stderr  # still quoted, below
+    assert result.stderr.strip().splitlines() == [
+        f"error: nodeish@1 is not ready: CRASH: process exited with code 1 {error}"
+        " (its output is above)"
+    ]
+    assert "[nodeish] Node.js v20.20.2" in result.stdout.splitlines()  # shown live
+    quiet = play_against_a_good_bot(tmp_path, "nodeish", NODE_LIKE, "--quiet-bots")
+    assert quiet.exit_code == 2, quiet.output
+    assert quiet.stderr.strip().splitlines()[0].endswith(error)
+    assert "| Node.js v20.20.2" in quiet.stderr  # quoted, below
