@@ -25,7 +25,7 @@ import pytest
 from referee.league.config import load_league
 from referee.league.store import LeagueStore
 from referee.process import BotPool
-from referee.spec import MatchResult
+from referee.spec import FaultKind, MatchResult
 from tests.referee.helpers import bot_named, spy_records, spy_sandbox
 from tests.referee.hostile.harness import (
     HOSTILE,
@@ -117,6 +117,34 @@ def test_disk_fill_stops_at_the_private_tmp_limit(scene: Scene, expected: MatchR
     refused = report["refused"]
     assert report["written_mb"] <= 64 and ("No space" in refused or "too large" in refused)
     assert not any(attempt["ok"] for attempt in report["elsewhere"]), report["elsewhere"]
+    assert_contained(scene, result, expected, [HOSTILE_SEAT], before)
+
+
+def test_a_folder_made_in_the_socket_folder_before_listening_is_refused(
+    scene: Scene, expected: MatchResult
+) -> None:
+    # The socket folder is on the host (the private root), not in the size-limited /tmp: a
+    # folder of the bot's own left in it would stay writable after the socket folder
+    # becomes the referee's, for the whole match, past /tmp's limit.
+    before = scene.fingerprint()
+    result = play_hostile(scene, "socket_folder", write_mb=scene.sandbox().tmp_mb + 32)
+    faults = [f for f in result.faults if f.seat == HOSTILE_SEAT]
+    assert faults and faults[0].kind == FaultKind.UNAVAILABLE, result.faults
+    assert "holds more than its socket" in faults[0].detail, faults[0].detail
+    assert scene.reports("socket_folder") == [], "it played, and wrote on the host"
+    assert_contained(scene, result, expected, [HOSTILE_SEAT], before)
+
+
+def test_writes_through_files_opened_in_the_socket_folder_count_as_memory(
+    scene: Scene, expected: MatchResult
+) -> None:
+    # Files it opened there and unlinked before listening stay writable, unseen: the private
+    # folders are on a tmpfs (the sandbox requires it), so the pages count as its memory.
+    before = scene.fingerprint()
+    result = play_hostile(
+        scene, "socket_folder", unlinked=8, write_mb=scene.sandbox().memory_mb + 64
+    )
+    assert resource_fault(result, HOSTILE_SEAT).startswith("memory: ")
     assert_contained(scene, result, expected, [HOSTILE_SEAT], before)
 
 
