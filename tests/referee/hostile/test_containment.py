@@ -288,6 +288,26 @@ def test_two_copies_cannot_collude_through_the_filesystem(scene: Scene) -> None:
     assert_contained(scene, result, expected, seats, before)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="open hole (docs/security.md, 'What is not covered'): every bot reads the same "
+    "runtime files, and POSIX locks on a read-only file are a channel between processes",
+)
+def test_two_copies_cannot_collude_through_file_locks(scene: Scene) -> None:
+    seats = [0, 2]
+    bots = [hostile_bot("lock_channel"), good_bot(), hostile_bot("lock_channel")]
+    spec = match_spec(bots, seed=9)
+    expected = baseline(spec, seats)
+    before = scene.fingerprint()
+    result = play(scene, spec)
+    assert result.faults == ()
+    reports = scene.reports("lock_channel")
+    assert len(reports) == 2
+    assert_contained(scene, result, expected, seats, before)
+    for report, other in zip(reports, reversed(reports), strict=True):
+        assert other["token"] not in report["found"], "it read the other copy's token"
+
+
 LEAGUE = """
 [league]
 name = "hostile"
