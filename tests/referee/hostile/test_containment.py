@@ -148,6 +148,19 @@ def test_writes_through_files_opened_in_the_socket_folder_count_as_memory(
     assert_contained(scene, result, expected, [HOSTILE_SEAT], before)
 
 
+@pytest.mark.parametrize("kind", ["ping", "settings", "window"])
+def test_a_flood_of_http2_control_frames_touches_no_other_seat(
+    scene: Scene, expected: MatchResult, kind: str
+) -> None:
+    # A bot is a server: from its first decision it floods the referee's connection with
+    # frames that each ask the client for work (an acknowledgement, a window update).
+    before = scene.fingerprint()
+    result = play_hostile(scene, "h2flood", kind=kind, seconds=1.0)
+    for report in scene.reports("h2flood"):  # if its reply got through
+        assert report["frames"] > 0, report
+    assert_contained(scene, result, expected, [HOSTILE_SEAT], before)
+
+
 def test_the_store_replays_other_bots_and_the_referee_are_out_of_reach(
     scene: Scene, expected: MatchResult
 ) -> None:
