@@ -11,6 +11,7 @@ Each process has its own pipe and sink: a bot never sees or writes another bot's
 from __future__ import annotations
 
 import array
+import contextlib
 import fcntl
 import os
 import select
@@ -41,6 +42,21 @@ def printable_log(data: bytes) -> str:
         "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in line)
         for line in text.split("\n")
     )
+
+
+def _open_log(path: Path) -> IO[bytes] | None:
+    """The log file, or None if it cannot be made (its output is then only counted)."""
+    try:
+        return open(path, "wb")  # closed by _close_log
+    except OSError:
+        return None
+
+
+def _close_log(out: IO[bytes] | None) -> None:
+    """Close the log file; a failed last write (a full folder) is no error."""
+    if out is not None:
+        with contextlib.suppress(OSError):
+            out.close()
 
 
 class LogSink:
@@ -90,24 +106,30 @@ class LogSink:
         written = 0
         poller = select.poll()
         poller.register(self._fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        out = _open_log(self.path)
         try:
-            with open(self.path, "wb") as out:
-                while chunk := self._read(poller):
-                    if self._echo is not None:
-                        self._lines(chunk)
-                    keep = chunk[: max(0, self.limit - written)]
-                    if keep:
+            while chunk := self._read(poller):
+                if self._echo is not None:
+                    self._lines(chunk)
+                keep = chunk[: max(0, self.limit - written)] if out is not None else b""
+                if keep and out is not None:
+                    try:
                         out.write(keep)
                         out.flush()
                         written += len(keep)
-                    self.dropped += len(chunk) - len(keep)
-                if self._echo is not None and self._partial:
-                    self._echo(self._partial)
-                if self.dropped:
+                    except OSError:  # its folder is full: drop the rest, drain the pipe on
+                        _close_log(out)
+                        out, keep = None, b""
+                self.dropped += len(chunk) - len(keep)
+            if self._echo is not None and self._partial:
+                self._echo(self._partial)
+            if self.dropped and out is not None:
+                with contextlib.suppress(OSError):
                     out.write(
                         f"\n[bullring: {self.dropped} more bytes of output dropped]\n".encode()
                     )
         finally:
+            _close_log(out)
             with self._changed:
                 self._done = True
                 self._pipe.close()

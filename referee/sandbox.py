@@ -269,10 +269,19 @@ class BotSandbox:
         if not stat.S_ISSOCK(info.st_mode) or info.st_uid != owner:
             self.socket_link.unlink()
             raise refused
-        self._linked = True
         if self.uid is not None:  # from now on the bot cannot write to that folder
             os.chown(self.socket_folder, 0, 0)
             self.socket_folder.chmod(0o711)
+            # ... but a folder or file it made there before would stay its own, on the host
+            # and outside its /tmp's limit, for as long as it lives: refuse it (the names
+            # are the bot's: counted, never quoted).
+            others = len(set(os.listdir(self.socket_folder)) - {SOCKET_NAME})
+            if others:
+                raise BotStartRefused(
+                    f"its socket folder {SOCKET_FOLDER} holds more than its socket "
+                    f"({others} other {'entry' if others == 1 else 'entries'})"
+                )
+        self._linked = True
         self._hold_tmp()
         return True
 

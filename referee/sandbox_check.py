@@ -17,7 +17,7 @@ from pathlib import Path
 
 from referee import cgroups
 from referee.sandbox_config import SandboxConfig, SandboxUnavailable
-from referee.sandbox_folders import private_folder, private_root, reachable
+from referee.sandbox_folders import on_tmpfs, private_folder, private_root, reachable
 from referee.spec import BotSpec
 
 BWRAP_ENV = "BULLRING_BWRAP"  # overrides where bubblewrap is (e.g. a test's missing one)
@@ -79,6 +79,13 @@ def _problem(bwrap: str | None, wanted: str | None, config: SandboxConfig) -> st
     except cgroups.CgroupError as error:
         problems.append(str(error))
     root = Path(private_root(config))
+    if not on_tmpfs(root):
+        # A bot writes in its socket folder before it listens (and through files it opened
+        # there, after): on a tmpfs that counts against its memory, on a disk nothing bounds it.
+        problems.append(
+            f"the bots' private folders would be on {root}, which is not a tmpfs (a bot "
+            "could fill the disk through its socket folder); mount a tmpfs at /dev/shm"
+        )
     if os.geteuid() == 0 and not reachable(root / "bot"):
         problems.append(
             f"the bots' uids cannot reach {root} (it and the folders above it need o+x)"

@@ -157,6 +157,22 @@ def sweep_stale_private(root: str) -> None:
                 shutil.rmtree(entry.path, ignore_errors=True)
 
 
+def on_tmpfs(path: Path) -> bool:
+    """Whether `path` is on a tmpfs (its mount, by device, in /proc/self/mountinfo): there,
+    what a bot writes counts against its cgroup's memory limit."""
+    try:
+        device = os.stat(path).st_dev
+        mounts = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return False
+    wanted = f"{os.major(device)}:{os.minor(device)}"
+    for line in mounts:
+        fields, _, rest = line.partition(" - ")
+        if fields.split()[2:3] == [wanted]:
+            return rest.split()[:1] == ["tmpfs"]
+    return False
+
+
 def reachable(path: Path) -> bool:
     """Whether any user can walk to `path` (every folder above it is o+x)."""
     return all(parent.stat().st_mode & stat.S_IXOTH for parent in path.parents)

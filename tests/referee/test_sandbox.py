@@ -30,6 +30,7 @@ from referee.sandbox import (
     private_folder,
     socket_root,
 )
+from referee.sandbox_folders import on_tmpfs
 from referee.spec import BotSpec, MatchResult, MatchSpec
 from tests.referee.helpers import BAD_BOTS, REPO, ROOMY_CLOCK, descendants
 
@@ -322,6 +323,17 @@ def test_private_folders_of_referees_that_are_gone_are_swept(short_tmp: Path) ->
     assert not stale.exists() and live.exists() and other.exists()
     assert made.name.startswith(f"{PRIVATE_PREFIX}{os.getpid()}-")
     assert made.stat().st_mode & 0o777 == 0o700
+
+
+def test_private_folders_on_a_disk_are_refused(short_tmp: Path) -> None:
+    # A bot writes in its socket folder (in its private folder) before it listens, and a
+    # file it opened there and unlinked stays writable after: only on a tmpfs does that
+    # count against its memory limit (tests/referee/hostile/test_containment.py).
+    if on_tmpfs(short_tmp):
+        pytest.skip("/tmp is a tmpfs here")
+    assert on_tmpfs(Path("/dev/shm"))
+    with pytest.raises(SandboxUnavailable, match=f"on {short_tmp}, which is not a tmpfs"):
+        ensure_available(SandboxConfig(private_root=str(short_tmp)))
 
 
 @pytest.mark.parametrize("sandboxed", [True, False])

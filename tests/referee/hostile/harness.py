@@ -50,6 +50,7 @@ SECRET_ENV = "BULLRING_TEST_SECRET"
 CLOCK = ClockSpec(decision_ms=5000, time_bank_ms=10_000, setup_ms=30_000, max_faults=3)
 LIMITS = {"memory_mb": 256, "processes": 32, "cpus": 0.5, "tmp_mb": 64}
 UID_BLOCK = 100
+SHM = Path("/dev/shm")
 
 
 def hostile_bot(name: str, **config: Any) -> BotSpec:
@@ -93,7 +94,8 @@ class Scene:
 
     @property
     def private(self) -> Path:
-        return self.root / "private"
+        """The bots' private folders: on a tmpfs, as the sandbox requires."""
+        return SHM / f"{self.root.name}-private"
 
     def build(self, replay: Replay) -> None:
         (self.root / "league" / "replays").mkdir(parents=True)
@@ -195,6 +197,7 @@ def new_scene(baseline_replay: Replay) -> Iterator[Scene]:
         yield scene
     finally:
         shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(SHM / f"{root.name}-private", ignore_errors=True)
 
 
 def match_spec(bots: Sequence[BotSpec], seed: int = 5, clock: ClockSpec = CLOCK) -> MatchSpec:

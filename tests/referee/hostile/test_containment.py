@@ -25,7 +25,7 @@ import pytest
 from referee.league.config import load_league
 from referee.league.store import LeagueStore
 from referee.process import BotPool
-from referee.spec import MatchResult
+from referee.spec import FaultKind, MatchResult
 from tests.referee.helpers import bot_named, spy_records, spy_sandbox
 from tests.referee.hostile.harness import (
     HOSTILE,
@@ -117,6 +117,47 @@ def test_disk_fill_stops_at_the_private_tmp_limit(scene: Scene, expected: MatchR
     refused = report["refused"]
     assert report["written_mb"] <= 64 and ("No space" in refused or "too large" in refused)
     assert not any(attempt["ok"] for attempt in report["elsewhere"]), report["elsewhere"]
+    assert_contained(scene, result, expected, [HOSTILE_SEAT], before)
+
+
+def test_a_folder_made_in_the_socket_folder_before_listening_is_refused(
+    scene: Scene, expected: MatchResult
+) -> None:
+    # The socket folder is on the host (the private root), not in the size-limited /tmp: a
+    # folder of the bot's own left in it would stay writable after the socket folder
+    # becomes the referee's, for the whole match, past /tmp's limit.
+    before = scene.fingerprint()
+    result = play_hostile(scene, "socket_folder", write_mb=scene.sandbox().tmp_mb + 32)
+    faults = [f for f in result.faults if f.seat == HOSTILE_SEAT]
+    assert faults and faults[0].kind == FaultKind.UNAVAILABLE, result.faults
+    assert "holds more than its socket" in faults[0].detail, faults[0].detail
+    assert scene.reports("socket_folder") == [], "it played, and wrote on the host"
+    assert_contained(scene, result, expected, [HOSTILE_SEAT], before)
+
+
+def test_writes_through_files_opened_in_the_socket_folder_count_as_memory(
+    scene: Scene, expected: MatchResult
+) -> None:
+    # Files it opened there and unlinked before listening stay writable, unseen: the private
+    # folders are on a tmpfs (the sandbox requires it), so the pages count as its memory.
+    before = scene.fingerprint()
+    result = play_hostile(
+        scene, "socket_folder", unlinked=8, write_mb=scene.sandbox().memory_mb + 64
+    )
+    assert resource_fault(result, HOSTILE_SEAT).startswith("memory: ")
+    assert_contained(scene, result, expected, [HOSTILE_SEAT], before)
+
+
+@pytest.mark.parametrize("kind", ["ping", "settings", "window"])
+def test_a_flood_of_http2_control_frames_touches_no_other_seat(
+    scene: Scene, expected: MatchResult, kind: str
+) -> None:
+    # A bot is a server: from its first decision it floods the referee's connection with
+    # frames that each ask the client for work (an acknowledgement, a window update).
+    before = scene.fingerprint()
+    result = play_hostile(scene, "h2flood", kind=kind, seconds=1.0)
+    for report in scene.reports("h2flood"):  # if its reply got through
+        assert report["frames"] > 0, report
     assert_contained(scene, result, expected, [HOSTILE_SEAT], before)
 
 
@@ -258,6 +299,26 @@ def test_two_copies_cannot_collude_through_the_filesystem(scene: Scene) -> None:
         assert report["found"] == [], report  # not the other copy's token
         assert all(attempt["ok"] for attempt in report["left"]), report["left"]
     assert_contained(scene, result, expected, seats, before)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open hole (docs/security.md, 'What is not covered'): every bot reads the same "
+    "runtime files, and POSIX locks on a read-only file are a channel between processes",
+)
+def test_two_copies_cannot_collude_through_file_locks(scene: Scene) -> None:
+    seats = [0, 2]
+    bots = [hostile_bot("lock_channel"), good_bot(), hostile_bot("lock_channel")]
+    spec = match_spec(bots, seed=9)
+    expected = baseline(spec, seats)
+    before = scene.fingerprint()
+    result = play(scene, spec)
+    assert result.faults == ()
+    reports = scene.reports("lock_channel")
+    assert len(reports) == 2
+    assert_contained(scene, result, expected, seats, before)
+    for report, other in zip(reports, reversed(reports), strict=True):
+        assert other["token"] not in report["found"], "it read the other copy's token"
 
 
 LEAGUE = """
