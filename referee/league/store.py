@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from referee.decompress import DecompressError
 from referee.league.formats import PlannedMatch, league_match_id
@@ -284,9 +285,9 @@ class LeagueStore(StoreReads):
             raise StoreError(f"{file} is not a file, so not a league store")
         if not file.is_file():
             raise StoreError(f"no league store at {file}")
-        db = sqlite3.connect(
-            f"file:{file.resolve()}?mode=ro", uri=True, timeout=30.0, check_same_thread=False
-        )
+        # An SQLite URI: the path is quoted, or a ?, # or % in it would open another file.
+        uri = f"file:{quote(str(file.resolve()))}?mode=ro"
+        db = sqlite3.connect(uri, uri=True, timeout=30.0, check_same_thread=False)
         try:
             with store_errors(file):
                 db.execute("PRAGMA busy_timeout=30000")
