@@ -171,6 +171,23 @@ def _locked_error(path: Path, timeout: float) -> StoreLocked:
     )
 
 
+def _read_only_error(path: Path, error: sqlite3.OperationalError) -> StoreError | None:
+    """The store or its folder may not be written (None: the error is another)."""
+    name = getattr(error, "sqlite_errorname", "")
+    if name == "SQLITE_READONLY_DIRECTORY":
+        return StoreError(
+            f"{path}: its folder {path.parent} is read-only, and SQLite writes "
+            f"{path.name}-wal and {path.name}-shm beside a league store even to read it; "
+            "make the folder writable, or copy the store to one that is"
+        )
+    if name.startswith("SQLITE_READONLY"):
+        return StoreError(
+            f"{path}: the store is read-only ({error}); league run and bot submit write it: "
+            "make the file and its folder writable"
+        )
+    return None
+
+
 def _damaged_error(path: Path, error: Exception | str) -> StoreError:
     return StoreError(
         f"{path}: cannot read the league store ({error}); the file is damaged or not a store"
@@ -210,7 +227,7 @@ def store_errors(
     except sqlite3.OperationalError as error:
         if _is_locked(error):
             raise _locked_error(Path(path), lock_timeout) from None
-        raise _damaged_error(Path(path), error) from None
+        raise (_read_only_error(Path(path), error) or _damaged_error(Path(path), error)) from None
     except (sqlite3.DatabaseError, zlib.error, DecompressError, UnicodeDecodeError) as error:
         raise _damaged_error(Path(path), error) from None
     except json.JSONDecodeError as error:
