@@ -64,7 +64,7 @@ def run_with_progress(
     limits = ProcessLimits(log_dir=str(log_dir.resolve())) if log_dir is not None else None
     factory = functools.partial(RefereeRunner, config.sandbox, limits)
     runner_executor = make_executor(executor, config.workers, factory, address=address)
-    with Bar(
+    bar = Bar(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -73,25 +73,29 @@ def run_with_progress(
         console=console,
         disable=not show,
         transient=False,
-    ) as bar:
-        task = bar.add_task(config.name, total=None, rate="", left="")
+    )
+    task = bar.add_task(config.name, total=None, rate="", left="")
 
-        def update(p: Progress) -> None:
+    def update(p: Progress) -> None:
+        # Drawn from the first report on, made once the league is ready (matches already
+        # played, before any is played now): a league that cannot run shows its error only.
+        rate_text = left_text = ""  # no rate before this run's first match
+        if p.played_now:
             rate = p.played_now / p.elapsed_s if p.elapsed_s > 0 else 0.0
             left = (p.total - p.done) / rate if rate > 0 else 0.0
-            bar.update(
-                task,
-                completed=p.done,
-                total=p.total,
-                rate=f"{rate:.2f} matches/s",
-                left=f"{_duration(left)} left",
-            )
+            rate_text, left_text = f"{rate:.2f} matches/s", f"{_duration(left)} left"
+        bar.update(task, completed=p.done, total=p.total, rate=rate_text, left=left_text)
+        bar.start()  # after the update: a Ctrl-C between them must not leave "0/?"
 
-        runner = LeagueRunner(
-            config, runner_executor, store, update, new_key=new_key, lock_timeout=lock_timeout
-        )
+    runner = LeagueRunner(
+        config, runner_executor, store, update, new_key=new_key, lock_timeout=lock_timeout
+    )
+    try:
         with store_errors(store, lock_timeout):
             return runner.run()
+    finally:
+        if bar.live.is_started:
+            bar.stop()
 
 
 def require_sandbox(config: LeagueConfig) -> None:

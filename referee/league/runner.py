@@ -50,7 +50,8 @@ class LeagueError(BullringError, RuntimeError):
 
 @dataclass
 class Progress:
-    """What a progress display needs; passed to the callback after every match."""
+    """What a progress display needs; passed to the callback once the league is ready
+    (before this run plays a match) and after every match."""
 
     done: int
     total: int
@@ -286,6 +287,8 @@ class LeagueRunner:
         with ExitStack() as hold, self.prepare(hold) as store:
             keepers = {v.id: RatingKeeper(store, v, self.config) for v in self.config.variants}
             summary = LeagueSummary(self.store_path, 0, 0, 0)
+            if self.progress is not None:  # where the league stands before this run plays
+                self.progress(Progress(*store.counts(), 0, 0, time.monotonic() - start))
             with self.executor:
                 while limit is None or summary.played < limit:
                     pending = store.matches(status="scheduled")
