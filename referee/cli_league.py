@@ -254,6 +254,16 @@ def status(
         raise fail(f"{error}{hint}") from None
     try:
         with store, store_errors(path, only_reads=True):
+            if config is not None and store.meta().get("digest", config.digest()) != (
+                config.digest()
+            ):
+                typer.echo(
+                    f"note: {file} no longer matches {path} (its seed, variants, games, "
+                    "seats, format, clock or rating changed since the store was scheduled): "
+                    "league run refuses it; these are the store's standings",
+                    err=True,
+                )
+                config = None  # what the file would schedule is not what the store holds
             data = standings_json(store, config)
             data["recent_faults"] = recent_faults(store, file)
     except StoreError as error:
