@@ -340,11 +340,16 @@ def log(
     try:
         with LeagueStore.open_readonly(path) as store, store_errors(path, only_reads=True):
             known = store.has_match(match_id)
+            seats = len(store.results(match_id))  # 0: not played yet
             logs = store.log_tails(match_id, seat)
     except StoreError as error:
         raise fail(str(error)) from None
     if not known:
         raise fail(f"{path} holds no match {match_id!r} (`bullring league status` lists faults)")
+    if not seats:
+        raise fail(f"{match_id} has not been played yet; `bullring league run` plays it")
+    if seat is not None and seat >= seats:
+        raise fail(f"{match_id} has seats 0 to {seats - 1}, not {seat}")
     if not logs:
         which = f"seat {seat} of " if seat is not None else ""
         said = "its bot printed nothing" if seat is not None else "no bot printed anything"
