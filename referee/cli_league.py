@@ -18,6 +18,7 @@ from referee.bot_log import printable_log
 from referee.cli_errors import fail, make_output_folder
 from referee.league.config import EXECUTORS, LeagueConfig, load_league
 from referee.league.executors import RefereeRunner, make_executor
+from referee.league.keyfile import key_path
 from referee.league.runner import (
     LeagueRunner,
     LeagueSummary,
@@ -152,12 +153,14 @@ def run(
         make_output_folder(log_dir, "--log-dir")
     require_sandbox(config)
     ray_address = address or config.ray_address
+    store_path = store or config.store
+    fresh = fresh_store_note(store_path)
     try:
         check_lock_timeout(lock_timeout)
         check_parallel(config.parallel, kind == "ray" and bool(ray_address), "--parallel")
         summary = run_with_progress(
             config,
-            store or config.store,
+            store_path,
             kind,
             ray_address,
             progress,
@@ -166,8 +169,12 @@ def run(
             log_dir=log_dir,
         )
     except KeyboardInterrupt:
+        if fresh and store_path.is_file():
+            typer.echo(fresh, err=True)
         typer.echo("interrupted: run the same command again to resume", err=True)
         raise typer.Exit(130) from None
+    if fresh:
+        typer.echo(fresh, err=True)
     report = {
         "store": str(summary.store),
         "played": summary.played,
@@ -190,6 +197,19 @@ def run(
             typer.echo(f"referee error: {problem}", err=True)
     if summary.errors:
         raise typer.Exit(1)
+
+
+def fresh_store_note(store: Path) -> str | None:
+    """What to tell the organiser when `league run` is about to make `store` (None: it
+    exists): a new store, in a new folder maybe (a typo in its path shows here), and
+    its secret key, new or found beside it (docs/leagues.md, The league key)."""
+    if store.exists():
+        return None
+    folder = "" if store.parent.is_dir() else f" (in a new folder, {store.parent})"
+    key = key_path(store)
+    if key.exists():
+        return f"note: new league store {store}{folder}, dealt from the key found at {key}"
+    return f"note: new league store {store}{folder} and its secret key {key}: back them up together"
 
 
 def unscheduled_count(config: LeagueConfig, store: LeagueStore) -> int:
