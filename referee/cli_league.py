@@ -169,7 +169,7 @@ def run(
             log_dir=log_dir,
         )
     except KeyboardInterrupt:
-        if fresh and store_path.is_file():
+        if fresh and key_path(store_path).is_file():
             typer.echo(fresh, err=True)
         typer.echo("interrupted: run the same command again to resume", err=True)
         raise typer.Exit(130) from None
@@ -200,13 +200,16 @@ def run(
 
 
 def fresh_store_note(store: Path) -> str | None:
-    """What to tell the organiser when `league run` is about to make `store` (None: it
-    exists): a new store, in a new folder maybe (a typo in its path shows here), and
-    its secret key, new or found beside it (docs/leagues.md, The league key)."""
-    if store.exists():
-        return None
-    folder = "" if store.parent.is_dir() else f" (in a new folder, {store.parent})"
+    """What to tell the organiser when `league run` is about to make `store` or its key
+    (None: both exist): a new store, in a new folder maybe (a typo in its path shows
+    here), and its secret key, new or found beside it; or a new key for a store that
+    has none yet (made by bot submit) (docs/leagues.md, The league key)."""
     key = key_path(store)
+    if store.exists():  # made by bot submit, or before keys: the run makes the key
+        if key.exists():
+            return None
+        return f"note: new secret key {key} of the league store {store}: back them up together"
+    folder = "" if store.parent.is_dir() else f" (in a new folder, {store.parent})"
     if key.exists():
         return f"note: new league store {store}{folder}, dealt from the key found at {key}"
     return f"note: new league store {store}{folder} and its secret key {key}: back them up together"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.referee.league.leagues import bullring, write_league
+from tests.referee.league.leagues import REPO, bullring, write_league
 
 pytestmark = pytest.mark.slow
 
@@ -39,3 +39,17 @@ def test_the_first_run_names_the_new_store_and_key_and_later_runs_do_not(
     ]
     again = bullring("league", "run", str(file), "--no-progress", cwd=tmp_path)
     assert again.returncode == 0 and again.stderr == "", again.stderr
+
+
+def test_a_run_into_a_store_that_bot_submit_made_names_the_new_key(tmp_path: Path) -> None:
+    file = write_league(tmp_path, LEAGUE, bots=["a", "b"])
+    random_bot = REPO / "example_bots" / "random_bot" / "bot.toml"
+    submitted = bullring("bot", "submit", str(random_bot), "--league", str(file), cwd=tmp_path)
+    assert submitted.returncode == 0, submitted.stderr
+    store = tmp_path / "stores" / "first.sqlite"
+    assert store.is_file() and not Path(f"{store}.key").exists()
+    run = bullring("league", "run", str(file), "--no-progress", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.strip().splitlines() == [
+        f"note: new secret key {store}.key of the league store {store}: back them up together"
+    ]
