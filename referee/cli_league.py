@@ -301,6 +301,9 @@ def status(
         f"[bold]{data['league']}[/]: {data['finished']}/{data['scheduled']} matches played{later}"
     )
     for variant, rows in data["variants"].items():
+        if not rows:  # no table of headings alone
+            out.print(f"{variant}: no match has finished yet", markup=False, highlight=False)
+            continue
         table = Table(title=variant, title_justify="left")
         columns = ("#", "bot", "rating", "mu", "sigma", "matches", "wins", "win %", "mean rank")
         for column in (*columns, "mean score"):
