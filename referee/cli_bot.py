@@ -19,6 +19,7 @@ from referee.league.runner import (
     register_submission,
 )
 from referee.league.store import LeagueStore, store_errors
+from referee.league.store_rows import manifest_hash
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout
 from referee.manifest import load_manifest
 from referee.sandbox import available
@@ -64,6 +65,21 @@ def check_plays(bot: BotSpec, config: LeagueConfig, store: Path) -> list[str]:
     return problems
 
 
+def refuse_changed_manifest(bot: BotSpec, store: Path) -> None:
+    """Fail at once (one line, exit 2) if the store registers ``bot.key`` from another
+    manifest: registering would refuse it after the check, which may take minutes."""
+    if not store.is_file():
+        return
+    with LeagueStore.open_readonly(store) as db, store_errors(store, only_reads=True):
+        known = {b.spec.key: b.manifest_hash for b in db.bots()}
+    digest = manifest_hash(bot)
+    if known.get(bot.key) and digest and known[bot.key] != digest:
+        raise fail(
+            f"bot {bot.key} is already registered with a different manifest; "
+            "give the changed bot a new version"
+        )
+
+
 @app.command()
 def submit(
     manifest: Annotated[Path, typer.Argument(help="The bot's manifest (bot.toml) or folder.")],
@@ -81,6 +97,7 @@ def submit(
     check_lock_timeout(lock_timeout)
     check_store(config, store_path)  # a store of another league or none: say so first
     bot = load_manifest(manifest)
+    refuse_changed_manifest(bot, store_path)
     # A submitted bot is untrusted: it is only ever started in the sandbox.
     if not config.sandbox.enabled:
         raise fail(

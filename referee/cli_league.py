@@ -18,6 +18,7 @@ from referee.bot_log import printable_log
 from referee.cli_errors import fail, make_output_folder
 from referee.league.config import EXECUTORS, LeagueConfig, load_league
 from referee.league.executors import RefereeRunner, make_executor
+from referee.league.keyfile import key_path
 from referee.league.runner import (
     LeagueRunner,
     LeagueSummary,
@@ -64,7 +65,7 @@ def run_with_progress(
     limits = ProcessLimits(log_dir=str(log_dir.resolve())) if log_dir is not None else None
     factory = functools.partial(RefereeRunner, config.sandbox, limits)
     runner_executor = make_executor(executor, config.workers, factory, address=address)
-    with Bar(
+    bar = Bar(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -73,25 +74,29 @@ def run_with_progress(
         console=console,
         disable=not show,
         transient=False,
-    ) as bar:
-        task = bar.add_task(config.name, total=None, rate="", left="")
+    )
+    task = bar.add_task(config.name, total=None, rate="", left="")
 
-        def update(p: Progress) -> None:
+    def update(p: Progress) -> None:
+        # Drawn from the first report on, made once the league is ready (matches already
+        # played, before any is played now): a league that cannot run shows its error only.
+        rate_text = left_text = ""  # no rate before this run's first match
+        if p.played_now:
             rate = p.played_now / p.elapsed_s if p.elapsed_s > 0 else 0.0
             left = (p.total - p.done) / rate if rate > 0 else 0.0
-            bar.update(
-                task,
-                completed=p.done,
-                total=p.total,
-                rate=f"{rate:.2f} matches/s",
-                left=f"{_duration(left)} left",
-            )
+            rate_text, left_text = f"{rate:.2f} matches/s", f"{_duration(left)} left"
+        bar.update(task, completed=p.done, total=p.total, rate=rate_text, left=left_text)
+        bar.start()  # after the update: a Ctrl-C between them must not leave "0/?"
 
-        runner = LeagueRunner(
-            config, runner_executor, store, update, new_key=new_key, lock_timeout=lock_timeout
-        )
+    runner = LeagueRunner(
+        config, runner_executor, store, update, new_key=new_key, lock_timeout=lock_timeout
+    )
+    try:
         with store_errors(store, lock_timeout):
             return runner.run()
+    finally:
+        if bar.live.is_started:
+            bar.stop()
 
 
 def require_sandbox(config: LeagueConfig) -> None:
@@ -148,12 +153,14 @@ def run(
         make_output_folder(log_dir, "--log-dir")
     require_sandbox(config)
     ray_address = address or config.ray_address
+    store_path = store or config.store
+    fresh = fresh_store_note(store_path)
     try:
         check_lock_timeout(lock_timeout)
         check_parallel(config.parallel, kind == "ray" and bool(ray_address), "--parallel")
         summary = run_with_progress(
             config,
-            store or config.store,
+            store_path,
             kind,
             ray_address,
             progress,
@@ -162,8 +169,12 @@ def run(
             log_dir=log_dir,
         )
     except KeyboardInterrupt:
+        if fresh and key_path(store_path).is_file():
+            typer.echo(fresh, err=True)
         typer.echo("interrupted: run the same command again to resume", err=True)
         raise typer.Exit(130) from None
+    if fresh:
+        typer.echo(fresh, err=True)
     report = {
         "store": str(summary.store),
         "played": summary.played,
@@ -186,6 +197,22 @@ def run(
             typer.echo(f"referee error: {problem}", err=True)
     if summary.errors:
         raise typer.Exit(1)
+
+
+def fresh_store_note(store: Path) -> str | None:
+    """What to tell the organiser when `league run` is about to make `store` or its key
+    (None: both exist): a new store, in a new folder maybe (a typo in its path shows
+    here), and its secret key, new or found beside it; or a new key for a store that
+    has none yet (made by bot submit) (docs/leagues.md, The league key)."""
+    key = key_path(store)
+    if store.exists():  # made by bot submit, or before keys: the run makes the key
+        if key.exists():
+            return None
+        return f"note: new secret key {key} of the league store {store}: back them up together"
+    folder = "" if store.parent.is_dir() else f" (in a new folder, {store.parent})"
+    if key.exists():
+        return f"note: new league store {store}{folder}, dealt from the key found at {key}"
+    return f"note: new league store {store}{folder} and its secret key {key}: back them up together"
 
 
 def unscheduled_count(config: LeagueConfig, store: LeagueStore) -> int:
@@ -250,6 +277,16 @@ def status(
         raise fail(f"{error}{hint}") from None
     try:
         with store, store_errors(path, only_reads=True):
+            if config is not None and store.meta().get("digest", config.digest()) != (
+                config.digest()
+            ):
+                typer.echo(
+                    f"note: {file} no longer matches {path} (its seed, variants, games, "
+                    "seats, format, clock or rating changed since the store was scheduled): "
+                    "league run refuses it; these are the store's standings",
+                    err=True,
+                )
+                config = None  # what the file would schedule is not what the store holds
             data = standings_json(store, config)
             data["recent_faults"] = recent_faults(store, file)
     except StoreError as error:
@@ -264,6 +301,9 @@ def status(
         f"[bold]{data['league']}[/]: {data['finished']}/{data['scheduled']} matches played{later}"
     )
     for variant, rows in data["variants"].items():
+        if not rows:  # no table of headings alone
+            out.print(f"{variant}: no match has finished yet", markup=False, highlight=False)
+            continue
         table = Table(title=variant, title_justify="left")
         columns = ("#", "bot", "rating", "mu", "sigma", "matches", "wins", "win %", "mean rank")
         for column in (*columns, "mean score"):
@@ -326,11 +366,16 @@ def log(
     try:
         with LeagueStore.open_readonly(path) as store, store_errors(path, only_reads=True):
             known = store.has_match(match_id)
+            seats = len(store.results(match_id))  # 0: not played yet
             logs = store.log_tails(match_id, seat)
     except StoreError as error:
         raise fail(str(error)) from None
     if not known:
         raise fail(f"{path} holds no match {match_id!r} (`bullring league status` lists faults)")
+    if not seats:
+        raise fail(f"{match_id} has not been played yet; `bullring league run` plays it")
+    if seat is not None and seat >= seats:
+        raise fail(f"{match_id} has seats 0 to {seats - 1}, not {seat}")
     if not logs:
         which = f"seat {seat} of " if seat is not None else ""
         said = "its bot printed nothing" if seat is not None else "no bot printed anything"

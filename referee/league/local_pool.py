@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -75,15 +76,42 @@ class PoolError(BullringError, RuntimeError):
     """The pool cannot run tasks at all (its workers die as soon as they start)."""
 
 
+def _worker_entry(main: Callable[..., None], *args: Any) -> None:
+    """A worker: Ctrl-C is the parent's to handle (it stops every worker), so SIGINT
+    stays ignored, as it was from the worker's start (see :class:`_Worker`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    main(*args)
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored meanwhile (main thread only: elsewhere Python cannot change it)."""
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
 class _Worker:
-    """One worker process and the index of the task it holds (None: idle)."""
+    """One worker process and the index of the task it holds (None: idle).
+
+    The process starts with SIGINT ignored (an ignored signal stays ignored across exec,
+    and Python then leaves it so), so a Ctrl-C while it imports its modules does not
+    print its KeyboardInterrupt traceback and kill it. The parent ignores SIGINT only
+    for the few milliseconds it takes to start the process (a Ctrl-C in them is lost:
+    signal masks do not reach a spawned worker, dispositions do)."""
 
     def __init__(self, context: SpawnContext, main: Callable[..., None], args: tuple[Any, ...]):
         self.connection, theirs = context.Pipe(duplex=True)
         self.process: SpawnProcess = context.Process(
-            target=main, args=(theirs, *args), daemon=True, name="bullring-worker"
+            target=_worker_entry, args=(main, theirs, *args), daemon=True, name="bullring-worker"
         )
-        self.process.start()
+        with _sigint_ignored():
+            self.process.start()
         theirs.close()
         self.task: int | None = None
         self.exitcode: int | None = None  # once reaped

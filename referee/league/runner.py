@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +36,7 @@ from referee.league.formats import (
 )
 from referee.league.keyfile import LeagueKeyError, load_key, record_key_id, recorded_key_id
 from referee.league.ratings import RatedMatch, Ratings
+from referee.league.run_lock import run_lock
 from referee.league.store import LeagueStore, MatchRow, StoreError, StoreLocked
 from referee.limits import LOCK_TIMEOUT_S, LimitError, check_schedule_size
 from referee.spec import BotSpec, MatchSpec
@@ -48,7 +50,8 @@ class LeagueError(BullringError, RuntimeError):
 
 @dataclass
 class Progress:
-    """What a progress display needs; passed to the callback after every match."""
+    """What a progress display needs; passed to the callback once the league is ready
+    (before this run plays a match) and after every match."""
 
     done: int
     total: int
@@ -252,12 +255,15 @@ class LeagueRunner:
         self.progress = progress
         self.variants = {v.id: v for v in config.variants}
 
-    def prepare(self) -> LeagueStore:
+    def prepare(self, hold: ExitStack | None = None) -> LeagueStore:
         """Validate against the store, then register bots and schedule (nothing is written
-        if the league cannot run)."""
+        if the league cannot run). With `hold`, the store's run lock is taken into it
+        first (LeagueRunning if another run holds it: referee/league/run_lock.py)."""
         roster = active_roster(self.config, self.store_path)
         planned = plan_static(self.config, roster)
         check_store(self.config, self.store_path)
+        if hold is not None:
+            hold.enter_context(run_lock(self.store_path))
         try:
             key = load_key(self.store_path, recorded_key_id(self.store_path), self.new_key)
         except LeagueKeyError as error:
@@ -278,9 +284,11 @@ class LeagueRunner:
     def run(self, limit: int | None = None) -> LeagueSummary:
         """Play every unfinished match (at most `limit` in this run), recording each."""
         start = time.monotonic()
-        with self.prepare() as store:
+        with ExitStack() as hold, self.prepare(hold) as store:
             keepers = {v.id: RatingKeeper(store, v, self.config) for v in self.config.variants}
             summary = LeagueSummary(self.store_path, 0, 0, 0)
+            if self.progress is not None:  # where the league stands before this run plays
+                self.progress(Progress(*store.counts(), 0, 0, time.monotonic() - start))
             with self.executor:
                 while limit is None or summary.played < limit:
                     pending = store.matches(status="scheduled")

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from referee.decompress import DecompressError
 from referee.league.formats import PlannedMatch, league_match_id
@@ -170,6 +171,23 @@ def _locked_error(path: Path, timeout: float) -> StoreLocked:
     )
 
 
+def _read_only_error(path: Path, error: sqlite3.OperationalError) -> StoreError | None:
+    """The store or its folder may not be written (None: the error is another)."""
+    name = getattr(error, "sqlite_errorname", "")
+    if name == "SQLITE_READONLY_DIRECTORY":
+        return StoreError(
+            f"{path}: its folder {path.parent} is read-only, and SQLite writes "
+            f"{path.name}-wal and {path.name}-shm beside a league store even to read it; "
+            "make the folder writable, or copy the store to one that is"
+        )
+    if name.startswith("SQLITE_READONLY"):
+        return StoreError(
+            f"{path}: the store is read-only ({error}); league run and bot submit write it: "
+            "make the file and its folder writable"
+        )
+    return None
+
+
 def _damaged_error(path: Path, error: Exception | str) -> StoreError:
     return StoreError(
         f"{path}: cannot read the league store ({error}); the file is damaged or not a store"
@@ -209,7 +227,7 @@ def store_errors(
     except sqlite3.OperationalError as error:
         if _is_locked(error):
             raise _locked_error(Path(path), lock_timeout) from None
-        raise _damaged_error(Path(path), error) from None
+        raise (_read_only_error(Path(path), error) or _damaged_error(Path(path), error)) from None
     except (sqlite3.DatabaseError, zlib.error, DecompressError, UnicodeDecodeError) as error:
         raise _damaged_error(Path(path), error) from None
     except json.JSONDecodeError as error:
@@ -284,9 +302,9 @@ class LeagueStore(StoreReads):
             raise StoreError(f"{file} is not a file, so not a league store")
         if not file.is_file():
             raise StoreError(f"no league store at {file}")
-        db = sqlite3.connect(
-            f"file:{file.resolve()}?mode=ro", uri=True, timeout=30.0, check_same_thread=False
-        )
+        # An SQLite URI: the path is quoted, or a ?, # or % in it would open another file.
+        uri = f"file:{quote(str(file.resolve()))}?mode=ro"
+        db = sqlite3.connect(uri, uri=True, timeout=30.0, check_same_thread=False)
         try:
             with store_errors(file):
                 db.execute("PRAGMA busy_timeout=30000")

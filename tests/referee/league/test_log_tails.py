@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from referee.bot_log import TAIL_BYTES, LogSink, printable_log
+from referee.league.config import load_league
+from referee.league.runner import LeagueRunner
 from referee.league.store import LeagueStore
 from tests.referee.helpers import descendants
 from tests.referee.league.leagues import bullring
@@ -154,3 +156,23 @@ def test_the_sink_gives_what_was_printed_between_two_marks_at_most_tail_bytes(
         os.close(write)
         sink.join(5)
     assert (tmp_path / "bot.log").read_bytes().startswith(b"before\nduring\nafter\n")
+
+
+def test_league_log_of_a_seat_the_match_lacks_or_an_unplayed_match_says_so(
+    league: tuple[Path, Path], tmp_path: Path
+) -> None:
+    file, _ = league
+    beyond = bullring("league", "log", str(file), "logs-000001", "--seat", "2", cwd=file.parent)
+    assert beyond.returncode == 2
+    assert beyond.stderr.strip().splitlines() == ["error: logs-000001 has seats 0 to 1, not 2"], (
+        beyond.stderr
+    )
+    # A match scheduled, not played yet: nothing printed yet, not "printed nothing".
+    unplayed = tmp_path / "logs.toml"
+    unplayed.write_text(file.read_text())
+    LeagueRunner(load_league(unplayed), store_path=tmp_path / "logs.sqlite").prepare().close()
+    shown = bullring("league", "log", str(unplayed), "logs-000001", cwd=tmp_path)
+    assert shown.returncode == 2
+    assert shown.stderr.strip().splitlines() == [
+        "error: logs-000001 has not been played yet; `bullring league run` plays it"
+    ], shown.stderr

@@ -1,5 +1,5 @@
 """The progress a league run reports: matches done and scheduled, as the store counts them,
-from a fresh start and when a run resumes."""
+from a fresh start and when a run resumes (first where it stands, before any match)."""
 
 from __future__ import annotations
 
@@ -43,8 +43,12 @@ def test_progress_counts_what_the_store_holds_also_when_resumed(tmp_path: Path) 
 
     first = LeagueRunner(config, LocalExecutor(workers=1), store, progress).run(limit=5)
     assert first.played == 5
-    assert seen == [(n, TOTAL, n, 0) for n in range(1, 6)]
+    # The first report comes before any match: where the league stands.
+    assert seen == [(n, TOTAL, n, 0) for n in range(0, 6)]
     seen.clear()
     rest = LeagueRunner(config, LocalExecutor(workers=1), store, progress).run()
     assert rest.played == TOTAL - 5 and rest.finished == TOTAL
-    assert seen == [(5 + n, TOTAL, n, 0) for n in range(1, TOTAL - 4)]
+    assert seen == [(5 + n, TOTAL, n, 0) for n in range(0, TOTAL - 4)]  # resumed at 5
+    seen.clear()
+    again = LeagueRunner(config, LocalExecutor(workers=1), store, progress).run()
+    assert again.played == 0 and seen == [(TOTAL, TOTAL, 0, 0)]

@@ -227,3 +227,21 @@ def test_bot_submit_to_a_locked_store_is_one_line_and_registers_after(
     assert done.returncode == 0, done.stderr
     with LeagueStore.open_readonly(store) as db:
         assert [b.spec.key for b in db.bots()] == ["a@1", "b@1", "first_option@1"]
+
+
+@pytest.mark.parametrize("name", ["a b.sqlite", "what?.sqlite", "no#1.sqlite", "x%20y.sqlite"])
+def test_a_store_path_with_spaces_or_uri_characters_is_read_as_that_file(
+    good_store: Path, tmp_path: Path, name: str
+) -> None:
+    """The read-only open goes through an SQLite URI: a path holding ?, # or % opened
+    another file (`an empty database, not a league store`) until it was quoted."""
+    folder = tmp_path / "my league #2?"
+    folder.mkdir()
+    path = folder / name
+    path.write_bytes(good_store.read_bytes())
+    with LeagueStore.open_readonly(path) as store:
+        assert store.counts() == (2, 2)
+    done = bullring("league", "status", str(path), "--json", cwd=tmp_path, timeout=60)
+    assert done.returncode == 0, done.stderr
+    done = bullring("leaderboard", "build", "--store", str(path), "--out", "site", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr

@@ -139,3 +139,22 @@ def test_the_strength_league_plays_each_deal_in_every_seating_of_every_variant()
                 deals.setdefault(m.deal, set()).add(m.seats)
         assert len(deals) == v.games
         assert all(len(seatings) == 6 for seatings in deals.values())  # 3! seatings
+
+
+def test_a_changed_manifest_under_a_registered_version_is_refused_before_the_check(
+    tmp_path: Path,
+) -> None:
+    """The refusal is known from the store alone: it comes at once, one line, exit 2,
+    without playing the check first (a minute or more for a slow bot)."""
+    file = write_league(tmp_path, LEAGUE, bots=["a", "b"])
+    manifest = random_bot_version(tmp_path, "2.0")
+    first = bullring("bot", "submit", str(manifest), "--league", str(file), cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    manifest.write_text(manifest.read_text() + "\n# changed after it was registered\n")
+    again = bullring("bot", "submit", str(manifest), "--league", str(file), cwd=tmp_path)
+    assert again.returncode == 2, again.stderr
+    assert "checking" not in again.stdout + again.stderr
+    assert again.stderr.strip().splitlines() == [
+        "error: bot random_bot@2.0 is already registered with a different manifest; "
+        "give the changed bot a new version"
+    ]
