@@ -319,8 +319,10 @@ class RayExecutor(Executor):
     replaced by a new actor, and only its match is affected, as on the local executor:
     it is played again once, and reported as an error if its actor dies again.
 
-    ``address``: None starts (or joins) a local Ray instance with ``num_cpus`` CPUs;
-    ``"auto"`` or ``"ray://host:port"`` joins a cluster. Ray is initialised here only if
+    ``address``: None starts a local Ray instance of its own with ``num_cpus`` CPUs, even
+    when another is running on this machine (Ray would otherwise join the last one started
+    here, another league's or a test's, and refuse the CPU count); ``"auto"`` or
+    ``"ray://host:port"`` joins a cluster. Ray is initialised here only if
     it is not already, and shut down on close only if this executor started it.
     """
 
@@ -352,6 +354,7 @@ class RayExecutor(Executor):
             if self.address:
                 kwargs["address"] = self.address
             else:
+                kwargs["address"] = "local"  # a new instance, never one already running
                 kwargs["num_cpus"] = self.num_cpus or self.workers
             with grpc_tuning.hidden_from_ray():
                 ray.init(**kwargs)

@@ -39,7 +39,8 @@ pytestmark = [pytest.mark.ray, pytest.mark.slow]
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[None]:
     with grpc_tuning.hidden_from_ray():  # as RayExecutor starts Ray (referee/grpc_tuning.py)
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        # "local": an instance of its own, not one another test or run started meanwhile
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         yield
     finally:

@@ -101,3 +101,21 @@ def test_a_league_on_a_three_node_cluster_spreads_and_matches_local(
     for log in logs.glob("*"):  # every Ray process of the cluster: servers and workers
         if log.is_file():
             assert UNKNOWN_EXPERIMENT not in log.read_text(errors="replace"), log.name
+
+
+def test_a_league_without_an_address_starts_a_ray_of_its_own_beside_a_running_one(
+    cluster: Any,
+) -> None:
+    """Ray would join the instance last started on this machine (here the cluster: another
+    league's, or another test's) and then refuse the executor's CPU count."""
+    if ray.is_initialized():
+        ray.shutdown()
+    executor = RayExecutor(workers=1)
+    executor.start()
+    try:
+        assert ray.is_initialized()
+        own = {node["NodeID"] for node in ray.nodes()}
+        assert own.isdisjoint(node.node_id for node in cluster.list_all_nodes())
+    finally:
+        executor.close()
+    assert not ray.is_initialized()  # it started this instance, so it shut it down
