@@ -345,3 +345,32 @@ def check_no_hidden_card(page: Any, table: dict[str, Any], seat: int) -> None:
         page.eval_on_selector_all("#table .card", "cs => cs.map(c => Number(c.textContent))")
     )
     assert not (hidden & drawn), sorted(hidden & drawn)
+
+
+LINES_OF_CELLS = """(table, columns) => [...table.querySelectorAll('tbody tr')].flatMap(tr =>
+    columns.map(i => {
+        const range = document.createRange();
+        range.selectNodeContents(tr.children[i]);
+        const tops = [...range.getClientRects()].map(r => Math.round(r.top));
+        return [tr.children[i].textContent.trim(), new Set(tops).size];  // lines
+    }))"""
+
+
+def test_match_ids_and_times_stay_on_one_line(browser: Any, site_dir: Path) -> None:
+    """In the match tables (the index, the match list, a bot's page), a match id or a
+    finish time split over two lines at its hyphens reads as two things."""
+    context = browser.new_context(viewport={"width": 1024, "height": 800})
+    page = context.new_page()
+    bot_pages = sorted((site_dir / paths.BOTS_DIR).glob("*.html"))
+    try:
+        for url in [
+            (site_dir / "index.html").as_uri(),
+            (site_dir / paths.match_list_page(1)).as_uri(),
+            bot_pages[0].as_uri(),
+        ]:
+            open_clean(page, url)
+            cells = page.eval_on_selector("table.matches", LINES_OF_CELLS, [0, 2])
+            assert cells, url
+            assert [cell for cell in cells if cell[1] != 1] == [], url
+    finally:
+        context.close()
