@@ -19,7 +19,7 @@ from referee.league.runner import (
     register_submission,
 )
 from referee.league.store import LeagueStore, store_errors
-from referee.league.store_rows import manifest_hash
+from referee.league.store_rows import manifest_conflict, manifest_hash
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout
 from referee.manifest import load_manifest
 from referee.sandbox import available
@@ -72,12 +72,9 @@ def refuse_changed_manifest(bot: BotSpec, store: Path) -> None:
         return
     with LeagueStore.open_readonly(store) as db, store_errors(store, only_reads=True):
         known = {b.spec.key: b.manifest_hash for b in db.bots()}
-    digest = manifest_hash(bot)
-    if known.get(bot.key) and digest and known[bot.key] != digest:
-        raise fail(
-            f"bot {bot.key} is already registered with a different manifest; "
-            "give the changed bot a new version"
-        )
+    conflict = manifest_conflict(bot.key, manifest_hash(bot), known.get(bot.key))
+    if conflict:
+        raise fail(conflict)
 
 
 @app.command()

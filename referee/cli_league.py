@@ -25,6 +25,7 @@ from referee.league.runner import (
     Progress,
     active_roster,
     plan_static,
+    schedule_changed,
 )
 from referee.league.store import LeagueStore, StoreError, store_errors
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout, check_parallel
@@ -277,9 +278,7 @@ def status(
         raise fail(f"{error}{hint}") from None
     try:
         with store, store_errors(path, only_reads=True):
-            if config is not None and store.meta().get("digest", config.digest()) != (
-                config.digest()
-            ):
+            if config is not None and schedule_changed(store.meta(), config):
                 typer.echo(
                     f"note: {file} no longer matches {path} (its seed, variants, games, "
                     "seats, format, clock or rating changed since the store was scheduled): "

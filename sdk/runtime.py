@@ -55,6 +55,12 @@ SERVER_OPTIONS = [
 ]
 
 
+def described_by(factory: BotFactory) -> object:
+    """What tells a bot's name, version, author and variants: a Bot subclass tells them
+    without being instantiated; a factory makes a bot to ask."""
+    return factory if isinstance(factory, type) else factory()
+
+
 @dataclass
 class Session:
     """One seat of one match: its Bot instance and the decoder of its views."""
@@ -85,8 +91,7 @@ class BotService(pb_grpc.BotServicer):
 
     def __init__(self, factory: BotFactory) -> None:
         self._factory = factory
-        # A Bot subclass tells its name without being instantiated; a factory makes one.
-        about: object = factory if isinstance(factory, type) else factory()
+        about = described_by(factory)
         self.name = str(getattr(about, "name", Bot.name))
         self.version = str(getattr(about, "version", Bot.version))
         self.author = str(getattr(about, "author", Bot.author))
@@ -286,8 +291,7 @@ def serve(factory: BotFactory, listen: str | None = None, grace: float = GRACE_S
 
 def usage(factory: BotFactory, program: str) -> str:
     """What ``python bot.py --help`` prints."""
-    about: object = factory if isinstance(factory, type) else factory()
-    name = str(getattr(about, "name", Bot.name))
+    name = str(getattr(described_by(factory), "name", Bot.name))
     return (
         f"usage: {program} [--listen ADDRESS]\n"
         "\n"

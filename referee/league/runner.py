@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -165,6 +165,14 @@ def plan_static(config: LeagueConfig, roster: Sequence[BotSpec]) -> list[Planned
     return planned
 
 
+def schedule_changed(meta: Mapping[str, str], config: LeagueConfig) -> bool:
+    """Whether a store's `meta` records another schedule than `config` makes (its seed,
+    variants, games, seats, format, clock or rating changed); a store not scheduled yet
+    records none."""
+    digest = config.digest()
+    return meta.get("digest", digest) != digest
+
+
 def check_store(config: LeagueConfig, store_path: Path) -> None:
     """LeagueError if `store_path` holds another league, StoreError if it is not a store
     (nothing is written)."""
@@ -172,7 +180,7 @@ def check_store(config: LeagueConfig, store_path: Path) -> None:
         return
     with LeagueStore.open_readonly(store_path) as existing:
         meta = existing.meta()
-    if meta.get("digest", config.digest()) != config.digest():
+    if schedule_changed(meta, config):
         raise LeagueError(
             f"{store_path} holds league {meta.get('name')!r} scheduled from a different "
             "league file (seed, variants, games, seats, format, clock or rating changed); "

@@ -33,6 +33,7 @@ from referee.league.store_rows import (
     Standing,
     compress_log,
     compress_replay,
+    manifest_conflict,
     manifest_hash,
 )
 from referee.limits import LOCK_TIMEOUT_S
@@ -407,11 +408,9 @@ class LeagueStore(StoreReads):
                     "SELECT manifest_hash FROM bots WHERE key = ?", (bot.key,)
                 ).fetchone()
                 if row is not None:
-                    if digest and row["manifest_hash"] and row["manifest_hash"] != digest:
-                        raise StoreError(
-                            f"bot {bot.key} is already registered with a different manifest; "
-                            "give the changed bot a new version"
-                        )
+                    conflict = manifest_conflict(bot.key, digest, row["manifest_hash"])
+                    if conflict:
+                        raise StoreError(conflict)
                     continue
                 db.execute(
                     "INSERT INTO bots(key, name, version, manifest, manifest_hash, spec,"

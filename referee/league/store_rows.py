@@ -97,6 +97,18 @@ def manifest_hash(bot: BotSpec) -> str | None:
         return None
 
 
+def manifest_conflict(key: str, digest: str | None, registered: str | None) -> str | None:
+    """Why the bot `key` with manifest hash `digest` may not stand for the version
+    registered with hash `registered` (None: it may): a known name@version must come from
+    the same manifest contents, so a changed bot needs a new version."""
+    if digest and registered and registered != digest:
+        return (
+            f"bot {key} is already registered with a different manifest; "
+            "give the changed bot a new version"
+        )
+    return None
+
+
 @dataclass(frozen=True)
 class StoredLog:
     """The tail of one seat's bot log in one match: `data` (the bot's own bytes, at most
