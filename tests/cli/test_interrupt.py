@@ -7,13 +7,17 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 from tests.referee.helpers import descendants
-from tests.referee.league.leagues import SMALL, bullring, bullring_argv, write_league
+from tests.referee.league.leagues import (
+    SMALL,
+    bullring,
+    bullring_argv,
+    start_as_from_a_terminal,
+    write_league,
+)
 from tests.referee.league.test_resume import finished
 
 # Ctrl-C to exit: the promise (benchmarks/interrupt.py measures it: 0.2-0.35 s
@@ -24,17 +28,6 @@ STOP_LIMIT_S = 1.0
 # first result, so the Ctrl-C always lands mid-league. (With SMALL's 5 matches, the last
 # ones could finish between seeing the first result and sending SIGINT: exit 0.)
 INTERRUPTIBLE = SMALL.replace("games = 3\n", "games = 30\n", 1)
-
-
-# Run a command with SIGINT at its default and unblocked, as a terminal's foreground job
-# gets it: a disposition of SIG_IGN and a blocked mask are inherited across exec, and the
-# test process (a pytest worker that other tests ran in) must not pass either on.
-AS_FROM_A_TERMINAL = (
-    "import os, signal, sys;"
-    "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT});"
-    "signal.signal(signal.SIGINT, signal.SIG_DFL);"
-    "os.execv(sys.argv[1], sys.argv[1:])"
-)
 
 
 def sigint_state() -> str:
@@ -49,14 +42,7 @@ def test_ctrl_c_exits_130_and_the_league_resumes(tmp_path: Path) -> None:
     store = tmp_path / "small.sqlite"
     here = sigint_state()
     argv = bullring_argv("league", "run", str(file), "--no-progress")
-    process = subprocess.Popen(
-        [sys.executable, "-c", AS_FROM_A_TERMINAL, *argv],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    process = start_as_from_a_terminal(argv, tmp_path)
     deadline = time.monotonic() + 300
     while finished(store) < 1 and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -8,28 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.referee.league.leagues import REPO, bullring, write_league
+from tests.referee.league.leagues import REPO, bullring, two_bot_league
 
 pytestmark = pytest.mark.slow
-
-LEAGUE = """
-[league]
-name = "first"
-seed = 5
-seats = 2
-games = 1
-store = "stores/first.sqlite"
-
-[[variants]]
-id = "6nimmt"
-options = { rounds = 1 }
-"""
 
 
 def test_the_first_run_names_the_new_store_and_key_and_later_runs_do_not(
     tmp_path: Path,
 ) -> None:
-    file = write_league(tmp_path, LEAGUE, bots=["a", "b"])
+    file = two_bot_league(tmp_path, "first", games=1, store="stores/first.sqlite")
     first = bullring("league", "run", str(file), "--no-progress", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     store = tmp_path / "stores" / "first.sqlite"
@@ -42,7 +29,7 @@ def test_the_first_run_names_the_new_store_and_key_and_later_runs_do_not(
 
 
 def test_a_run_into_a_store_that_bot_submit_made_names_the_new_key(tmp_path: Path) -> None:
-    file = write_league(tmp_path, LEAGUE, bots=["a", "b"])
+    file = two_bot_league(tmp_path, "first", games=1, store="stores/first.sqlite")
     random_bot = REPO / "example_bots" / "random_bot" / "bot.toml"
     submitted = bullring("bot", "submit", str(random_bot), "--league", str(file), cwd=tmp_path)
     assert submitted.returncode == 0, submitted.stderr

@@ -8,26 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.referee.league.leagues import bullring, write_league
+from tests.referee.league.leagues import bullring, two_bot_league
 
 pytestmark = pytest.mark.slow
 
-LEAGUE = """
-[league]
-name = "bar"
-seed = 5
-seats = 2
-games = 2
-store = "bar.sqlite"
-
-[[variants]]
-id = "6nimmt"
-options = { rounds = 1 }
-"""
-
 
 def test_a_league_that_cannot_run_shows_its_error_and_no_progress_bar(tmp_path: Path) -> None:
-    file = write_league(tmp_path, LEAGUE, bots=["a", "b"])
+    file = two_bot_league(tmp_path, "bar")
     assert bullring("league", "run", str(file), "--no-progress", cwd=tmp_path).returncode == 0
     file.write_text(file.read_text().replace("games = 2", "games = 3"))  # schedule changed
     done = bullring("league", "run", str(file), cwd=tmp_path)
@@ -41,7 +28,7 @@ def test_a_league_that_cannot_run_shows_its_error_and_no_progress_bar(tmp_path: 
 def test_a_finished_league_run_again_shows_its_count_not_an_unknown_total(
     tmp_path: Path,
 ) -> None:
-    file = write_league(tmp_path, LEAGUE, bots=["a", "b"])
+    file = two_bot_league(tmp_path, "bar")
     assert bullring("league", "run", str(file), "--no-progress", cwd=tmp_path).returncode == 0
     done = bullring("league", "run", str(file), cwd=tmp_path)
     assert done.returncode == 0, done.stderr

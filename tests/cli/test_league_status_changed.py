@@ -12,26 +12,13 @@ import pytest
 
 from referee.league.config import load_league
 from referee.league.runner import LeagueRunner
-from tests.referee.league.leagues import bullring, write_league
+from tests.referee.league.leagues import bullring, two_bot_league
 
 pytestmark = pytest.mark.slow
 
-LEAGUE = """
-[league]
-name = "changed"
-seed = 5
-seats = 2
-games = 2
-store = "changed.sqlite"
-
-[[variants]]
-id = "6nimmt"
-options = { rounds = 1 }
-"""
-
 
 def test_status_of_a_changed_league_file_says_it_no_longer_matches(tmp_path: Path) -> None:
-    file = write_league(tmp_path, LEAGUE, bots=["a", "b"])
+    file = two_bot_league(tmp_path, "changed")
     assert bullring("league", "run", str(file), "--no-progress", cwd=tmp_path).returncode == 0
     file.write_text(file.read_text().replace("games = 2", "games = 4"))
     refused = bullring("league", "run", str(file), "--no-progress", cwd=tmp_path)
@@ -46,7 +33,7 @@ def test_status_of_a_changed_league_file_says_it_no_longer_matches(tmp_path: Pat
 
 
 def test_status_of_a_variant_without_a_finished_match_says_so(tmp_path: Path) -> None:
-    file = write_league(tmp_path, LEAGUE, bots=["a", "b"])
+    file = two_bot_league(tmp_path, "changed")
     LeagueRunner(load_league(file), store_path=tmp_path / "changed.sqlite").prepare().close()
     done = bullring("league", "status", str(file), cwd=tmp_path)
     assert done.returncode == 0, done.stderr

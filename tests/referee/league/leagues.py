@@ -26,6 +26,41 @@ def write_league(folder: Path, body: str, bots: list[str] | None = None, name: s
     return file
 
 
+def two_bot_league(folder: Path, name: str, games: int = 2, store: str = "") -> Path:
+    """The smallest real league a CLI test runs: bots a and b in a 2-seat 6 nimmt!
+    ``rounds=1``, `games` games (seed 5), its store `store` (default ``name``.sqlite)."""
+    body = (
+        f'[league]\nname = "{name}"\nseed = 5\nseats = 2\ngames = {games}\n'
+        f'store = "{store or name + ".sqlite"}"\n\n'
+        '[[variants]]\nid = "6nimmt"\noptions = { rounds = 1 }\n'
+    )
+    return write_league(folder, body, bots=["a", "b"])
+
+
+# Run a command with SIGINT at its default and unblocked, as a terminal's foreground job
+# gets it: a disposition of SIG_IGN and a blocked mask are inherited across exec, and the
+# test process (a pytest worker that other tests ran in) must not pass either on.
+AS_FROM_A_TERMINAL = (
+    "import os, signal, sys;"
+    "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT});"
+    "signal.signal(signal.SIGINT, signal.SIG_DFL);"
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+
+
+def start_as_from_a_terminal(argv: list[str], cwd: Path) -> subprocess.Popen[str]:
+    """Start `argv` in a process group of its own, as a terminal starts a foreground job
+    (see AS_FROM_A_TERMINAL), its output captured."""
+    return subprocess.Popen(
+        [sys.executable, "-c", AS_FROM_A_TERMINAL, *argv],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
 SMALL = """
 [league]
 name = "small"

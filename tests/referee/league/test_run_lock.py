@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -14,7 +12,6 @@ import pytest
 
 from referee.league.run_lock import LeagueRunning, lock_path, run_lock
 from referee.league.store import LeagueStore
-from tests.cli.test_interrupt import AS_FROM_A_TERMINAL
 from tests.referee.helpers import descendants
 from tests.referee.league.leagues import (
     FIRST_OPTION,
@@ -22,6 +19,7 @@ from tests.referee.league.leagues import (
     bullring,
     bullring_argv,
     snapshot,
+    start_as_from_a_terminal,
 )
 
 pytestmark = pytest.mark.slow
@@ -70,14 +68,7 @@ def test_a_second_run_of_a_running_league_is_refused_in_one_line(tmp_path: Path)
     file.write_text(BUSY)
     store = tmp_path / "busy.sqlite"
     argv = bullring_argv("league", "run", str(file), "--no-progress")
-    first = subprocess.Popen(
-        [sys.executable, "-c", AS_FROM_A_TERMINAL, *argv],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    first = start_as_from_a_terminal(argv, tmp_path)
     try:
         deadline = time.monotonic() + 300
         while scheduled(store) < 2 and first.poll() is None and time.monotonic() < deadline:
