@@ -18,10 +18,12 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from referee.faults import Fault, FaultKind
 from referee.league.config import LeagueConfig, VariantConfig
 from referee.match import FALLBACK_INDEX
 from referee.replay import ReplayBuilder
-from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, MatchResult, MatchSpec
+from referee.replay_result import MatchResult
+from referee.spec import BotSpec, ClockSpec, MatchSpec
 from sdk.game import driver, new_game, parse_variant
 
 FLAKY_FAULT_RATE = 0.03

@@ -50,8 +50,8 @@ from referee.bot_transport import (
     decode,
     one_line,
 )
+from referee.faults import Fault, FaultKind
 from referee.process import BotLease, BotProcess, channel_options
-from referee.spec import Fault, FaultKind
 from sdk import codec
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.runtime import BOT_SERVICE

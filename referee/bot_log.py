@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
-from referee.spec import LogTail as LogTail  # importable from here too
+from referee.faults import LogTail as LogTail  # importable from here too
 
 # A line of a bot's output as the live echo (``bullring play``) gets it, at most.
 ECHO_LINE_BYTES = 1000

@@ -38,12 +38,14 @@ from pathlib import Path
 from typing import Any
 
 from referee.bot_client import BotClient, protocol_mismatch
+from referee.faults import Fault, FaultKind
 from referee.league.formats import league_match_id
 from referee.manifest import load_manifest
 from referee.match import DecisionRecord, play_match
 from referee.process import BotPool, BotStartError
+from referee.replay_result import MatchResult
 from referee.sandbox import SandboxConfig
-from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, MatchResult, MatchSpec
+from referee.spec import BotSpec, ClockSpec, MatchSpec
 from sdk.claims import claim_problems, claimed_formats, claims_cover
 from sdk.game import GameState
 from sdk.game.variants import VariantSpec, check_players, parse_variant

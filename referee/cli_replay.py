@@ -19,10 +19,11 @@ from typer.core import TyperCommand
 
 from referee import replay as replay_file
 from referee.cli_errors import check_output_file, fail, save_replay, user_errors
+from referee.faults import Fault
 from referee.replay_browser import browse, frame_console
 from referee.replay_model import Replay, ReplayDecision
+from referee.replay_result import MatchResult
 from referee.replay_source import load_replay
-from referee.spec import Fault, MatchResult
 from referee.trace import TracePrinter
 from sdk.game import Option, RulesError, parse_variant
 

@@ -25,9 +25,11 @@ from typing import Protocol
 
 from referee.bot_client import SETUP, BotClient, protocol_mismatch
 from referee.encoder import MatchEncoder
+from referee.faults import Fault, FaultKind, LogTail
 from referee.process import BotLease, BotPool, BotStartError
 from referee.replay import ReplayBuilder
-from referee.spec import BotSpec, ClockSpec, Fault, FaultKind, LogTail, MatchResult, MatchSpec
+from referee.replay_result import MatchResult
+from referee.spec import BotSpec, ClockSpec, MatchSpec
 from sdk import codec
 from sdk.game import GameState, Option, driver, new_game, parse_variant
 from sdk.game.variants import check_players

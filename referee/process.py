@@ -37,6 +37,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from referee import grpc_tuning
 from referee.bot_log import ECHO_LINE_BYTES as ECHO_LINE_BYTES  # importable from here too
 from referee.bot_log import LogSink
+from referee.faults import FaultKind, LogTail
 from referee.manifest import expand_command
 from referee.sandbox import (
     BotSandbox,
@@ -46,7 +47,7 @@ from referee.sandbox import (
     ensure_available,
     private_folder,
 )
-from referee.spec import BotSpec, FaultKind, LogTail
+from referee.spec import BotSpec
 from sdk.error_status import clean
 from sdk.errors import BullringError
 from sdk.protocol.bullring.v1 import bot_pb2 as pb

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeAlias, cast
 
+from referee.faults import Fault
 from referee.replay_shape import ShapeError, check_shape
-from referee.spec import Fault
 from sdk.errors import BullringError
 
 FORMAT = "bullring-replay"

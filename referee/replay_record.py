@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from referee.faults import Fault
 from referee.replay_json import option_to_replay, shared_histories
 from referee.replay_model import (
     VERSION,
@@ -16,8 +17,9 @@ from referee.replay_model import (
     ReplayResult,
     StoredOption,
 )
+from referee.replay_result import MatchResult
 from referee.snapshots import SnapshotRecorder
-from referee.spec import Fault, MatchResult, MatchSpec
+from referee.spec import MatchSpec
 from sdk.game import DecisionKind, Event, GameState, Option, VariantSpec
 from sdk.game.views import View
 

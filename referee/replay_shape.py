@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.spec import FaultKind
+from referee.faults import FaultKind
 from sdk.errors import BullringError
 
 MAX_PLAYERS = 64  # far above every preset's seats; keeps a bad count from sizing loops

@@ -1,4 +1,5 @@
-"""The referee's plain data: bots, clocks, match specs, faults and results.
+"""The referee's plain data: bots, clocks and match specs (faults are in
+:mod:`referee.faults`, a match's result in :mod:`referee.replay_result`).
 
 These are what the referee's match runner takes and gives, what a league schedules and
 stores, and what executors ship between processes (all picklable, all JSON-able through
@@ -7,27 +8,11 @@ stores, and what executors ship between processes (all picklable, all JSON-able 
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sdk.seeding import MatchSeeds, local_seeds
-
-if TYPE_CHECKING:  # the replay model uses Fault: imported where it is needed
-    from referee.replay_model import Replay
-
-
-class FaultKind(enum.StrEnum):
-    """Why a seat's decision failed. Any fault gets the seat the fallback option."""
-
-    TIMEOUT = "TIMEOUT"  # no answer within the decision deadline plus the time bank
-    CRASH = "CRASH"  # the bot's process died
-    UNAVAILABLE = "UNAVAILABLE"  # the endpoint could not be reached or never became ready
-    ILLEGAL = "ILLEGAL"  # chose an option that was not offered
-    PROTOCOL = "PROTOCOL"  # malformed, empty, oversized or wrong-version reply
-    EXCEPTION = "EXCEPTION"  # the bot's own code raised (its traceback is in the fault)
-    RESOURCE = "RESOURCE"  # the bot's process tree went over a sandbox limit (memory, ...)
 
 
 @dataclass(frozen=True)
@@ -168,101 +153,4 @@ class MatchSpec:
                 if seeds
                 else None
             ),
-        )
-
-
-@dataclass(frozen=True)
-class Fault:
-    """A recorded fault of one seat at one decision (decision -1: during setup).
-
-    ``detail`` is one line; ``traceback`` holds the bot's own lines when there are any (an
-    EXCEPTION's traceback, the end of the output of a bot that crashed at start-up),
-    cleaned of control characters and bounded (:mod:`sdk.error_status`)."""
-
-    seat: int
-    kind: FaultKind
-    decision: int
-    detail: str
-    traceback: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "seat": self.seat,
-            "kind": self.kind.value,
-            "decision": self.decision,
-            "detail": self.detail,
-        }
-        if self.traceback:
-            data["traceback"] = self.traceback
-        return data
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Fault:
-        return cls(
-            int(data["seat"]),
-            FaultKind(data["kind"]),
-            int(data["decision"]),
-            data["detail"],
-            str(data.get("traceback") or ""),
-        )
-
-
-@dataclass(frozen=True)
-class LogTail:
-    """The end of what one seat's process printed during one match: at most
-    ``referee.bot_log.TAIL_BYTES`` bytes (`data`: the bot's own bytes, untrusted) of the
-    `total` it printed then."""
-
-    seat: int
-    data: bytes
-    total: int
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    """The outcome of a match, with its replay (see referee/replay_model.py; None once
-    the replay travels apart from the result, compressed: see referee/league/executors.py)."""
-
-    match_id: str
-    scores: tuple[int, ...]
-    ranks: tuple[int, ...]
-    faults: tuple[Fault, ...]
-    forfeited: tuple[bool, ...]
-    decisions: int
-    duration_s: float
-    replay: Replay | None
-    # Each seat's log tail for the match (seats of processes that printed; not in to_json).
-    logs: tuple[LogTail, ...] = ()
-
-    def recorded_replay(self) -> Replay:
-        """The replay (ValueError for a result whose replay travels apart from it)."""
-        if self.replay is None:
-            raise ValueError(f"match {self.match_id}: the result holds no replay")
-        return self.replay
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "match_id": self.match_id,
-            "scores": list(self.scores),
-            "ranks": list(self.ranks),
-            "faults": [f.to_json() for f in self.faults],
-            "forfeited": list(self.forfeited),
-            "decisions": self.decisions,
-            "duration_s": self.duration_s,
-            "replay": None if self.replay is None else self.replay.to_json(),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> MatchResult:
-        from referee.replay_model import Replay  # here: that module imports this one
-
-        return cls(
-            match_id=str(data["match_id"]),
-            scores=tuple(int(s) for s in data["scores"]),
-            ranks=tuple(int(r) for r in data["ranks"]),
-            faults=tuple(Fault.from_json(f) for f in data["faults"]),
-            forfeited=tuple(bool(f) for f in data["forfeited"]),
-            decisions=int(data["decisions"]),
-            duration_s=float(data["duration_s"]),
-            replay=None if data["replay"] is None else Replay.from_json(data["replay"]),
         )

@@ -14,7 +14,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from referee.spec import Fault, MatchResult
+from referee.faults import Fault
+from referee.replay_result import MatchResult
 from sdk.game import (
     ElevenNimmtView,
     Event,

@@ -1,12 +1,20 @@
-"""Imports between the packages run one way (DESIGN.md, docs/architecture.md).
+"""The import contract (docs/architecture.md, "Layers"): imports run one way.
 
-Every import in every module (inside functions too) is read with ``ast``; a package may
-import only the packages listed for it, and the package graph has no circle.
+Every import of every module is read with ``ast``, the ones inside functions too; only
+imports under ``if TYPE_CHECKING:`` are left out (they never run). Three rules follow:
+
+- between packages, a package imports only the packages listed for it (:data:`ALLOWED`);
+- between modules, there is no circle anywhere;
+- inside a package, a module imports only modules of its own layer or of a layer below
+  (:data:`LAYERS`, top layer first); every module of a layered package is in a layer.
+
+There is no allow-list: a new circle or an import up the layers fails the test.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -18,6 +26,73 @@ ALLOWED: dict[str, frozenset[str]] = {
     "leaderboard": frozenset({"referee", "sdk"}),
     "bullring_cli": frozenset({"referee", "leaderboard", "sdk"}),
 }
+# The layers inside each package, top first: a module may import its own layer and the
+# ones below it. A layer is a list of module names; a name stands for itself and, when it
+# is a package, every module inside it.
+LAYERS: dict[str, list[list[str]]] = {}
+GENERATED = "sdk.protocol.bullring"  # protoc's output: not ours to layer
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the project's packages, by dotted name (a package by its own)."""
+    found: dict[str, Path] = {}
+    for package in ALLOWED:
+        for path in sorted((REPO / package).rglob("*.py")):
+            parts = list(path.relative_to(REPO).with_suffix("").parts)
+            if "node_modules" in parts:
+                continue
+            if parts[-1] == "__init__":
+                parts.pop()
+            name = ".".join(parts)
+            if not name.startswith(GENERATED):
+                found[name] = path
+    return found
+
+
+def _type_checking_only(tree: ast.Module) -> set[int]:
+    """The ids of the nodes under an ``if TYPE_CHECKING:``."""
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for inner in node.body:
+                skipped.update(id(n) for n in ast.walk(inner))
+    return skipped
+
+
+def imported_names(source: str, module: str, is_package: bool) -> Iterator[str]:
+    """Every dotted name `source` imports at run time: ``from a import b`` gives ``a.b``,
+    which names module ``a.b`` where there is one and otherwise a name of ``a``."""
+    tree = ast.parse(source)
+    skipped = _type_checking_only(tree)
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = module.split(".") if is_package else module.split(".")[:-1]
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            yield from (f"{base}.{alias.name}" for alias in node.names)
+
+
+def module_graph(known: Mapping[str, Path]) -> dict[str, set[str]]:
+    """For each module, the project's modules it imports (the longest known prefix of each
+    imported name; a module's import of itself is dropped)."""
+    graph: dict[str, set[str]] = {}
+    for name, path in known.items():
+        targets: set[str] = set()
+        for imported in imported_names(
+            path.read_text(encoding="utf-8"), name, path.name == "__init__.py"
+        ):
+            while imported and imported not in known:
+                imported = imported.rpartition(".")[0]
+            if imported and imported != name:
+                targets.add(imported)
+        graph[name] = targets
+    return graph
 
 
 def imported_packages(module: Path) -> set[str]:
@@ -31,6 +106,79 @@ def imported_packages(module: Path) -> set[str]:
     return names
 
 
+def circles(
+    graph: Mapping[str, set[str] | Sequence[str] | Mapping[str, object]],
+) -> list[list[str]]:
+    """The strongly connected groups of more than one node (Tarjan), each sorted."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        order[node] = low[node] = len(order)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph.get(node, ()):
+            if target not in order:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], order[target])
+        if low[node] == order[node]:
+            group: list[str] = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in list(graph):
+        if node not in order:
+            visit(node)
+    return found
+
+
+def layer_of(module: str, layers: Sequence[Sequence[str]]) -> int | None:
+    """The index of the layer `module` belongs to (the longest matching name wins)."""
+    best: tuple[int, int] | None = None
+    for index, layer in enumerate(layers):
+        for name in layer:
+            if (module == name or module.startswith(name + ".")) and (
+                best is None or len(name) > best[1]
+            ):
+                best = (index, len(name))
+    return None if best is None else best[0]
+
+
+def upward_imports(
+    graph: Mapping[str, set[str]], layers: Mapping[str, Sequence[Sequence[str]]]
+) -> list[str]:
+    """Each import that runs up a package's layers, and each module in no layer."""
+    wrong: list[str] = []
+    for package, package_layers in layers.items():
+        for module, targets in sorted(graph.items()):
+            if module != package and not module.startswith(package + "."):
+                continue
+            if module == package:
+                continue  # the package's face: it may hand on names from any layer
+            own = layer_of(module, package_layers)
+            if own is None:
+                wrong.append(f"{module} is in no layer of {package}")
+                continue
+            for target in sorted(targets):
+                if not target.startswith(package + ".") or target == package:
+                    continue
+                theirs = layer_of(target, package_layers)
+                if theirs is not None and theirs < own:
+                    wrong.append(f"{module} imports {target}, a layer above it")
+    return wrong
+
+
 def package_graph() -> dict[str, dict[str, list[str]]]:
     """For each package: each other project package it imports, and the modules that do."""
     graph: dict[str, dict[str, list[str]]] = {package: {} for package in ALLOWED}
@@ -41,22 +189,6 @@ def package_graph() -> dict[str, dict[str, list[str]]]:
             for name in imported_packages(module) & ALLOWED.keys() - {package}:
                 graph[package].setdefault(name, []).append(str(module.relative_to(REPO)))
     return graph
-
-
-def circles(graph: dict[str, dict[str, list[str]]]) -> list[list[str]]:
-    """Every circle found by a depth-first walk (as the path that closes it)."""
-    found: list[list[str]] = []
-
-    def walk(package: str, path: list[str]) -> None:
-        for target in graph[package]:
-            if target in path:
-                found.append([*path[path.index(target) :], target])
-            else:
-                walk(target, [*path, target])
-
-    for package in graph:
-        walk(package, [package])
-    return found
 
 
 def test_every_package_imports_only_what_it_may() -> None:
@@ -74,12 +206,33 @@ def test_no_circle_between_packages() -> None:
     assert circles(package_graph()) == []
 
 
-def test_the_checks_see_a_circle_and_a_forbidden_import(tmp_path: Path) -> None:
+def test_no_circle_between_modules() -> None:
+    assert circles(module_graph(modules())) == []
+
+
+def test_no_import_runs_up_the_layers() -> None:
+    assert upward_imports(module_graph(modules()), LAYERS) == []
+
+
+def test_the_checks_see_circles_and_imports_up(tmp_path: Path) -> None:
     graph = {"sdk": {"referee": ["sdk/x.py"]}, "referee": {"sdk": ["referee/y.py"]}}
-    assert ["sdk", "referee", "sdk"] in circles(graph)
+    assert circles(graph) == [["referee", "sdk"]]
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from leaderboard.build import build_site\nimport sdk.game\n")
     assert imported_packages(module) == {"leaderboard", "sdk"}
+    # A deferred import closes a circle; one under TYPE_CHECKING does not.
+    a = tmp_path / "a.py"
+    a.write_text("import b\n")
+    b = tmp_path / "b.py"
+    b.write_text("def f():\n    from a import x\n")
+    c = tmp_path / "c.py"
+    c.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import a\n")
+    assert circles(module_graph({"a": a, "b": b, "c": c})) == [["a", "b"]]
+    # A relative import is read in its package.
+    assert set(imported_names("from .x import y\n", "p.q", False)) == {"p.x.y"}
+    layers = {"p": [["p.top"], ["p.low"]]}
+    ups = upward_imports({"p.low.m": {"p.top"}, "p.top": {"p.low.m"}, "p.stray": set()}, layers)
+    assert ups == ["p.low.m imports p.top, a layer above it", "p.stray is in no layer of p"]
 
 
 def test_the_rules_import_no_grpc() -> None:

@@ -37,8 +37,9 @@ from referee import grpc_tuning
 from referee.league.local_pool import Done, ProcessPool
 from referee.league.store import compress_replay
 from referee.replay_digest import packed_digest
+from referee.replay_result import MatchResult
 from referee.sandbox import SandboxConfig
-from referee.spec import MatchResult, MatchSpec
+from referee.spec import MatchSpec
 
 if TYPE_CHECKING:
     from referee.process import ProcessLimits

@@ -37,7 +37,8 @@ from referee.league.store_rows import (
     manifest_hash,
 )
 from referee.limits import LOCK_TIMEOUT_S
-from referee.spec import BotSpec, MatchResult
+from referee.replay_result import MatchResult
+from referee.spec import BotSpec
 from sdk.errors import BullringError
 
 __all__ = [  # the store's public names, wherever they are defined

@@ -14,8 +14,9 @@ from referee.check import run_check
 from referee.manifest import load_manifest
 from referee.match import play_match
 from referee.process import BotPool
+from referee.replay_result import MatchResult
 from referee.sandbox import NO_SANDBOX, SandboxConfig, SandboxUnavailable, ensure_available
-from referee.spec import ClockSpec, MatchResult, MatchSpec
+from referee.spec import ClockSpec, MatchSpec
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "helper_bot"
 EXAMPLES = Path(__file__).resolve().parents[2] / "example_bots"

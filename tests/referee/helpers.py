@@ -12,8 +12,9 @@ from pathlib import Path
 from referee.manifest import load_manifest
 from referee.match import play_match
 from referee.process import BotPool
+from referee.replay_result import MatchResult
 from referee.sandbox import SandboxConfig
-from referee.spec import BotSpec, ClockSpec, MatchResult, MatchSpec
+from referee.spec import BotSpec, ClockSpec, MatchSpec
 
 HERE = Path(__file__).parent
 BAD_BOTS = HERE / "bad_bots"

@@ -10,9 +10,11 @@ import json
 
 import pytest
 
+from referee.faults import Fault, FaultKind
 from referee.match import run_match
 from referee.replay_model import Replay
-from referee.spec import Fault, FaultKind, MatchResult, MatchSpec
+from referee.replay_result import MatchResult
+from referee.spec import MatchSpec
 from sdk import error_status
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from tests.referee.bad_bots import raises

@@ -11,10 +11,12 @@ import pytest
 
 from referee.bot_client import CRASH_WAIT_S, END_MATCH_TIMEOUT_S
 from referee.bot_transport import DETAIL_CHARS, STREAM_END_GRACE_S
+from referee.faults import FaultKind
 from referee.match import play_match, run_match
 from referee.process import BotPool
 from referee.replay import resimulate
-from referee.spec import BotSpec, ClockSpec, FaultKind, MatchResult, MatchSpec
+from referee.replay_result import MatchResult
+from referee.spec import BotSpec, ClockSpec, MatchSpec
 from tests.referee.helpers import FAST_CLOCK, bot_named, descendants
 
 BAD_SEAT = 1

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from referee import replay
-from referee.spec import FaultKind, MatchSpec
+from referee.faults import FaultKind
+from referee.spec import MatchSpec
 from sdk import codec
 from sdk.game import Event, EventKind, GameState
 from sdk.protocol.bullring.v1 import bot_pb2 as pb

@@ -19,6 +19,7 @@ from referee.league.config import LeagueFileError, load_league
 from referee.manifest import load_manifest
 from referee.match import play_match
 from referee.process import BotPool, BotStartError
+from referee.replay_result import MatchResult
 from referee.sandbox import (
     BWRAP_ENV,
     NO_SANDBOX,
@@ -31,7 +32,7 @@ from referee.sandbox import (
     socket_root,
 )
 from referee.sandbox_folders import on_tmpfs
-from referee.spec import BotSpec, MatchResult, MatchSpec
+from referee.spec import BotSpec, MatchSpec
 from tests.referee.helpers import BAD_BOTS, REPO, ROOMY_CLOCK, descendants
 
 BULLRING = str(Path(sys.executable).with_name("bullring"))

@@ -22,10 +22,11 @@ from pathlib import Path
 
 import pytest
 
+from referee.faults import FaultKind
 from referee.league.config import load_league
 from referee.league.store import LeagueStore
 from referee.process import BotPool
-from referee.spec import FaultKind, MatchResult
+from referee.replay_result import MatchResult
 from tests.referee.helpers import bot_named, spy_records, spy_sandbox
 from tests.referee.hostile.harness import (
     HOSTILE,

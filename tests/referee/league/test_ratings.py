@@ -13,7 +13,8 @@ from referee.league.executors import MatchAttempt
 from referee.league.ratings import RatedMatch, Ratings, replay_ratings
 from referee.league.runner import LeagueRunner, RatingKeeper, record_outcome
 from referee.league.store import LeagueStore
-from referee.spec import MatchResult, MatchSpec
+from referee.replay_result import MatchResult
+from referee.spec import MatchSpec
 from sdk.game import ranks_from_scores
 
 CONFIG = RatingConfig(mu=30.0, sigma=9.0, beta=5.0, tau=0.1, draw_probability=0.2)

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from referee.bot_client import REFEREE_NAME
+from referee.faults import FaultKind
 from referee.manifest import load_manifest
 from referee.match import play_match
 from referee.process import BotPool
-from referee.spec import ClockSpec, FaultKind, MatchSpec
+from referee.spec import ClockSpec, MatchSpec
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.seeding import match_seeds, new_key
 from tests.referee.helpers import RANDOM_BOT, bad_bots_copy, spy_records
