@@ -24,7 +24,7 @@ from pathlib import Path
 from referee.league.config import load_league
 from referee.league.executors import Executor, LocalExecutor, RayExecutor, RefereeRunner
 from referee.league.runner import LeagueRunner, Progress
-from referee.sandbox import NO_SANDBOX, SandboxConfig
+from referee.sandbox.config import NO_SANDBOX, SandboxConfig
 
 REPO = Path(__file__).resolve().parents[1]
 RANDOM_BOT = REPO / "example_bots" / "random_bot" / "bot.toml"

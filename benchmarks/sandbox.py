@@ -20,8 +20,11 @@ import time
 from pathlib import Path
 
 from referee.manifest import load_manifest
-from referee.process import LAUNCHER, BotPool
-from referee.sandbox import NO_SANDBOX, BotSandbox, SandboxConfig, available, bwrap_path
+from referee.process import BotPool
+from referee.sandbox.box import LAUNCHER, BotSandbox
+from referee.sandbox.bubblewrap import bwrap_path
+from referee.sandbox.config import NO_SANDBOX, SandboxConfig
+from referee.sandbox.probe import available
 from referee.spec import BotSpec
 
 REPO = Path(__file__).resolve().parents[1]

@@ -18,7 +18,8 @@ from leaderboard.build import build_site
 from referee.cli_errors import fail, make_output_folder
 from referee.cli_league import load, run_with_progress, standings_json
 from referee.league.store import LeagueStore, StoreError, store_errors
-from referee.sandbox import NO_SANDBOX, available
+from referee.sandbox.config import NO_SANDBOX
+from referee.sandbox.probe import available
 
 # example_bots is installed as plain files (not zipped), so its resources are real paths.
 DEMO_LEAGUE = Path(str(resources.files("example_bots").joinpath("demo.toml")))

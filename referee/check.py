@@ -44,7 +44,7 @@ from referee.manifest import load_manifest
 from referee.match import DecisionRecord, play_match
 from referee.process import BotPool, BotStartError
 from referee.replay_result import MatchResult
-from referee.sandbox import SandboxConfig
+from referee.sandbox.config import SandboxConfig
 from referee.spec import BotSpec, ClockSpec, MatchSpec
 from sdk.claims import claim_problems, claimed_formats, claims_cover
 from sdk.game import GameState

@@ -22,7 +22,7 @@ from referee.league.store import LeagueStore, store_errors
 from referee.league.store_rows import manifest_conflict, manifest_hash
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout
 from referee.manifest import load_manifest
-from referee.sandbox import available
+from referee.sandbox.probe import available
 from referee.spec import BotSpec
 
 app = typer.Typer(help="Submit bots to leagues.", no_args_is_help=True)

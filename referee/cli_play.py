@@ -25,7 +25,8 @@ from referee.match import MatchObserver, new_match_id, play_match
 from referee.preflight import preflight
 from referee.process import BotPool, ProcessLimits
 from referee.replay_result import MatchResult
-from referee.sandbox import NO_SANDBOX, SandboxConfig, available
+from referee.sandbox.config import NO_SANDBOX, SandboxConfig
+from referee.sandbox.probe import available
 from referee.spec import BotSpec, ClockSpec, MatchSpec
 from referee.trace import TracePrinter
 from sdk.game import parse_variant

@@ -1,9 +1,9 @@
 """Bot processes: start, limit, wait until SERVING, kill; and a pool that leases them.
 
-Each bot runs as a child process in the sandbox (:mod:`referee.sandbox`: bubblewrap, a uid
+Each bot runs as a child process in the sandbox (:mod:`referee.sandbox.box`: bubblewrap, a uid
 and a cgroup of its own), listening on a Unix socket in its private folder, with its
 stdout and stderr captured to a bounded log and resource limits applied before its code
-runs (see :mod:`referee.launch`). :meth:`BotProcess.stop` kills the whole tree (every
+runs (see :mod:`referee.sandbox.launch`). :meth:`BotProcess.stop` kills the whole tree (every
 process of its cgroup), reaps it and removes its cgroup and files, whatever happened.
 Unsandboxed (``SandboxConfig(enabled=False)``, for bots you trust), it runs in a process
 group of its own, which stop kills (SIGTERM, a short grace, SIGKILL).
@@ -39,21 +39,17 @@ from referee.bot_log import ECHO_LINE_BYTES as ECHO_LINE_BYTES  # importable fro
 from referee.bot_log import LogSink
 from referee.faults import FaultKind, LogTail
 from referee.manifest import expand_command
-from referee.sandbox import (
-    BotSandbox,
-    BotStartRefused,
-    SandboxConfig,
-    bwrap_path,
-    ensure_available,
-    private_folder,
-)
+from referee.sandbox.box import LAUNCHER, BotSandbox, BotStartRefused
+from referee.sandbox.bubblewrap import bwrap_path
+from referee.sandbox.config import SandboxConfig
+from referee.sandbox.folders import private_folder
+from referee.sandbox.probe import ensure_available
 from referee.spec import BotSpec
 from sdk.error_status import clean
 from sdk.errors import BullringError
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 
 MIB = 1 << 20
-LAUNCHER = Path(__file__).with_name("launch.py")
 ENV_PASSTHROUGH = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "OPENBLAS_CORETYPE")
 BOT_ENV_DEFAULTS = {
     "PYTHONUNBUFFERED": "1",

@@ -24,7 +24,7 @@ from referee.limits import (
     parallel_problem,
     safe_name_problem,
 )
-from referee.sandbox import SandboxConfig
+from referee.sandbox.config import SandboxConfig
 from referee.spec import BotSpec, ClockSpec
 from sdk.errors import BullringError
 from sdk.game.core import RulesError

@@ -38,7 +38,7 @@ from referee.league.local_pool import Done, ProcessPool
 from referee.league.store import compress_replay
 from referee.replay_digest import packed_digest
 from referee.replay_result import MatchResult
-from referee.sandbox import SandboxConfig
+from referee.sandbox.config import SandboxConfig
 from referee.spec import MatchSpec
 
 if TYPE_CHECKING:

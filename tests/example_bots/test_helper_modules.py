@@ -15,7 +15,8 @@ from referee.manifest import load_manifest
 from referee.match import play_match
 from referee.process import BotPool
 from referee.replay_result import MatchResult
-from referee.sandbox import NO_SANDBOX, SandboxConfig, SandboxUnavailable, ensure_available
+from referee.sandbox.config import NO_SANDBOX, SandboxConfig, SandboxUnavailable
+from referee.sandbox.probe import ensure_available
 from referee.spec import ClockSpec, MatchSpec
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "helper_bot"

@@ -13,7 +13,7 @@ from referee.manifest import load_manifest
 from referee.match import play_match
 from referee.process import BotPool
 from referee.replay_result import MatchResult
-from referee.sandbox import SandboxConfig
+from referee.sandbox.config import SandboxConfig
 from referee.spec import BotSpec, ClockSpec, MatchSpec
 
 HERE = Path(__file__).parent

@@ -9,8 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from referee import cgroups
-from referee.cgroups import CgroupLimits
+from referee.sandbox import cgroups
+from referee.sandbox.cgroups import CgroupLimits
 
 # A small tree: a shell in the cgroup, two children and a setsid'd grandchild.
 TREE = 'for f in "$@"; do echo $$ > "$f"; done; setsid sleep 30 & sleep 30 & sleep 30 & wait'

@@ -23,7 +23,7 @@ PARENT = f"""
 import json, sys, time
 from referee.manifest import load_manifest
 from referee.process import BotProcess, ProcessLimits
-from referee.sandbox import SandboxConfig
+from referee.sandbox.config import SandboxConfig
 first_uid = int(sys.argv[1])
 sandbox = SandboxConfig(enabled=first_uid > 0, uids=(first_uid, first_uid))
 bot = BotProcess(load_manifest({str(RANDOM_BOT / "bot.toml")!r}), ProcessLimits(), sandbox)

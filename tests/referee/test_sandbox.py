@@ -20,18 +20,16 @@ from referee.manifest import load_manifest
 from referee.match import play_match
 from referee.process import BotPool, BotStartError
 from referee.replay_result import MatchResult
-from referee.sandbox import (
-    BWRAP_ENV,
-    NO_SANDBOX,
+from referee.sandbox.bubblewrap import BWRAP_ENV
+from referee.sandbox.config import NO_SANDBOX, SandboxConfig, SandboxUnavailable
+from referee.sandbox.folders import (
     PRIVATE_PREFIX,
-    SandboxConfig,
-    SandboxUnavailable,
     bot_folder,
-    ensure_available,
+    on_tmpfs,
     private_folder,
     socket_root,
 )
-from referee.sandbox_folders import on_tmpfs
+from referee.sandbox.probe import ensure_available
 from referee.spec import BotSpec, MatchSpec
 from tests.referee.helpers import BAD_BOTS, REPO, ROOMY_CLOCK, descendants
 

@@ -14,7 +14,7 @@ import grpc
 
 from referee.manifest import load_manifest
 from referee.process import BotProcess, ProcessLimits
-from referee.sandbox import SandboxConfig
+from referee.sandbox.config import SandboxConfig
 from sdk import codec
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.runtime import BOT_SERVICE

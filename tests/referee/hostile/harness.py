@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee import cgroups
 from referee.faults import FaultKind
 from referee.league.store import LeagueStore
 from referee.manifest import load_manifest
@@ -41,7 +40,8 @@ from referee.match import play_match
 from referee.process import BotPool, ProcessLimits
 from referee.replay import Replay, save
 from referee.replay_result import MatchResult
-from referee.sandbox import SandboxConfig
+from referee.sandbox import cgroups
+from referee.sandbox.config import SandboxConfig
 from referee.spec import BotSpec, ClockSpec, MatchSpec
 from tests.referee.helpers import REPO, bot_named, descendants
 from tests.referee.hostile.common import REPORT_PREFIX

@@ -361,7 +361,7 @@ from referee.league.config import load_league
 from referee.league.executors import LocalExecutor, RefereeRunner
 from referee.league.runner import LeagueRunner
 from referee.process import ProcessLimits
-from referee.sandbox import SandboxConfig
+from referee.sandbox.config import SandboxConfig
 file, sandbox, logs = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3]
 sandbox = SandboxConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in sandbox.items()})
 factory = functools.partial(RefereeRunner, sandbox, ProcessLimits(log_dir=logs))

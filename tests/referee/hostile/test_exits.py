@@ -14,7 +14,7 @@ from referee.manifest import load_manifest
 from referee.match import play_match
 from referee.process import BotPool
 from referee.replay_result import MatchResult
-from referee.sandbox import NO_SANDBOX, SandboxConfig
+from referee.sandbox.config import NO_SANDBOX, SandboxConfig
 from referee.spec import MatchSpec
 from tests.referee.helpers import FAST_CLOCK, bot_named, descendants
 from tests.referee.hostile.harness import HOSTILE

@@ -1,11 +1,11 @@
 """How bots are sandboxed (:class:`SandboxConfig`), and the error that says the sandbox
-cannot run here. The sandbox itself is :mod:`referee.sandbox`."""
+cannot run here. The sandbox itself is :mod:`referee.sandbox.box`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee import cgroups
+from referee.sandbox import cgroups
 
 
 class SandboxUnavailable(RuntimeError):

@@ -13,10 +13,10 @@ A sandboxed bot process (see docs/referee.md, "The sandbox"):
   virtual environment, the ``sdk`` package, the protocol's ``.proto`` files, Node.js) and
   its **bot folder** (:func:`bot_folder`), each at its own path; it writes only to its
   private ``/tmp`` (a tmpfs of ``tmp_mb``, also ``/dev/shm``) and its socket folder;
-* lives in a cgroup of its own (:mod:`referee.cgroups`) that limits memory, processes and
+* lives in a cgroup of its own (:mod:`referee.sandbox.cgroups`) that limits memory, processes and
   CPU over its whole tree;
 * dies with its lease: bubblewrap's ``--die-with-parent``, the launcher's watchdog
-  (:mod:`referee.launch`), and the referee killing the whole cgroup on stop.
+  (:mod:`referee.sandbox.launch`), and the referee killing the whole cgroup on stop.
 
 The referee reaches the bot's socket through a hard link it makes, in its private folder,
 to the socket the bot bound (after checking it is a socket of the bot's uid), so a bot can
@@ -26,9 +26,9 @@ never point the referee at another bot's socket.
 :class:`SandboxUnavailable` naming what is missing and how to get it.
 
 This module is the per-bot sandbox (:class:`BotSandbox`); the configuration is
-:mod:`referee.sandbox_config`, what a bot sees and its private folders
-:mod:`referee.sandbox_folders`, the check that the sandbox works here
-:mod:`referee.sandbox_check`. Their public names are importable from here too.
+:mod:`referee.sandbox.config`, what a bot sees and its private folders
+:mod:`referee.sandbox.folders`, the check that the sandbox works here
+:mod:`referee.sandbox.probe`. Their public names are importable from here too.
 """
 
 from __future__ import annotations
@@ -40,20 +40,12 @@ import stat
 import sys
 from pathlib import Path
 
-from referee import cgroups
-from referee.sandbox_check import (
-    BWRAP_ENV,
-    INSTALL_BWRAP,
-    MIN_BWRAP,
-    USERNS_HINT,
-    available,
-    bwrap_path,
+from referee.sandbox import cgroups
+from referee.sandbox.bubblewrap import (
     bwrap_version,
-    ensure_available,
 )
-from referee.sandbox_config import NO_SANDBOX, SandboxConfig, SandboxUnavailable
-from referee.sandbox_folders import (
-    PRIVATE_PREFIX,
+from referee.sandbox.config import SandboxConfig
+from referee.sandbox.folders import (
     Mount,
     bot_folder,
     next_uid,
@@ -62,42 +54,16 @@ from referee.sandbox_folders import (
     reachable,
     runtime_mounts,
     sandbox_path,
-    socket_root,
-    sweep_stale_private,
 )
 from referee.spec import BotSpec
-
-__all__ = [
-    "BWRAP_ENV",
-    "INSTALL_BWRAP",
-    "MIN_BWRAP",
-    "NO_SANDBOX",
-    "PRIVATE_PREFIX",
-    "USERNS_HINT",
-    "BotSandbox",
-    "BotStartRefused",
-    "Mount",
-    "SandboxConfig",
-    "SandboxUnavailable",
-    "available",
-    "bot_folder",
-    "bwrap_path",
-    "bwrap_version",
-    "ensure_available",
-    "next_uid",
-    "private_folder",
-    "private_root",
-    "runtime_mounts",
-    "sandbox_path",
-    "socket_root",
-    "sweep_stale_private",
-]
 
 DISABLE_USERNS_BWRAP = (0, 8)
 SOCKET_FOLDER = "/run/bullring"  # where the bot's socket folder is, inside the sandbox
 SOCKET_NAME = "bot.sock"
 LIMIT_FILE = "limit"  # written by the watchdog (launch.LIMIT_FILE) in the private folder
 HOSTNAME = "bullring-bot"
+# The launcher every bot process is started through (run as a script, see launch.py).
+LAUNCHER = Path(__file__).with_name("launch.py")
 MIB = 1 << 20
 
 
@@ -296,7 +262,7 @@ class BotSandbox:
 
     def limit_hit(self) -> str | None:
         """Which sandbox limit the bot ran into, in words, or None: as the watchdog that
-        ended it for one says (referee/launch.py), or as its cgroup recorded."""
+        ended it for one says (referee/sandbox/launch.py), or as its cgroup recorded."""
         try:
             ended_for = (self.private / LIMIT_FILE).read_text()
         except OSError:

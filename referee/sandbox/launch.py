@@ -10,7 +10,7 @@ The child, in this order: joins the bot's cgroups (``--join``), bind-mounts fold
 bot's uid could not reach by path into a private mount namespace of its own (``--stage``:
 the sandbox then binds them from there), sets resource limits (``--rlimit``), drops to the
 bot's uid and gid with no supplementary groups (``--uid``/``--gid``), and ``exec``s the
-command (bubblewrap, when sandboxed: see :mod:`referee.sandbox`).
+command (bubblewrap, when sandboxed: see :mod:`referee.sandbox.box`).
 
 The watchdog waits for the command to end and exits the way it did (the same code, or
 killed by the same signal), so the referee sees the bot's own fate. Bubblewrap reports a

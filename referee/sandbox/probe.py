@@ -1,45 +1,35 @@
 """Whether the sandbox works here: bubblewrap (found and recent enough), cgroups, folders
 the bots' uids can reach, then a real trial sandbox. :func:`ensure_available` checks once
 per process and raises :class:`SandboxUnavailable` naming what is missing and how to get
-it; :func:`available` says it in words. The sandbox itself is :mod:`referee.sandbox`.
+it; :func:`available` says it in words. The sandbox itself is :mod:`referee.sandbox.box`.
 """
 
 from __future__ import annotations
 
 import functools
 import os
-import re
 import shutil
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
-from referee import cgroups
-from referee.sandbox_config import SandboxConfig, SandboxUnavailable
-from referee.sandbox_folders import on_tmpfs, private_folder, private_root, reachable
+from referee.sandbox import cgroups
+from referee.sandbox.box import LAUNCHER, BotSandbox
+from referee.sandbox.bubblewrap import (
+    BWRAP_ENV,
+    INSTALL_BWRAP,
+    MIN_BWRAP,
+    USERNS_HINT,
+    bwrap_path,
+    bwrap_version,
+)
+from referee.sandbox.config import SandboxConfig, SandboxUnavailable
+from referee.sandbox.folders import on_tmpfs, private_folder, private_root, reachable
 from referee.spec import BotSpec
 
-BWRAP_ENV = "BULLRING_BWRAP"  # overrides where bubblewrap is (e.g. a test's missing one)
-MIN_BWRAP = (0, 7)  # --size (a bounded /tmp)
-INSTALL_BWRAP = (
-    "install it: `apt-get install bubblewrap` (Debian, Ubuntu) or `dnf install bubblewrap`"
-)
-USERNS_HINT = (
-    "allow unprivileged user namespaces: `sysctl -w kernel.unprivileged_userns_clone=1` "
-    "(Debian), `sysctl -w user.max_user_namespaces=15000`, and on Ubuntu 23.10+ "
-    "`sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`"
-)
 PROBE_TIMEOUT_S = 30.0
 _probing = threading.Lock()
-
-
-def bwrap_path(config: SandboxConfig) -> str | None:
-    """The bubblewrap executable to use, or None if there is none."""
-    wanted = config.bwrap or os.environ.get(BWRAP_ENV) or "bwrap"
-    if os.sep in wanted:
-        return wanted if os.access(wanted, os.X_OK) and os.path.isfile(wanted) else None
-    return shutil.which(wanted)
 
 
 def ensure_available(config: SandboxConfig) -> None:
@@ -96,23 +86,9 @@ def _problem(bwrap: str | None, wanted: str | None, config: SandboxConfig) -> st
     return _trial(bwrap, config)
 
 
-@functools.cache
-def bwrap_version(bwrap: str) -> tuple[int, ...] | None:
-    try:
-        out = subprocess.run(
-            [bwrap, "--version"], capture_output=True, text=True, timeout=10
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return None
-    found = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", out)
-    return tuple(int(part) for part in found.groups() if part is not None) if found else None
-
-
 def _trial(bwrap: str, config: SandboxConfig) -> str | None:
     """Run the referee's interpreter in a real sandbox (uid, namespaces, cgroup); None if it
     works, else what went wrong."""
-    from referee.process import LAUNCHER  # the launcher is the process module's
-    from referee.sandbox import BotSandbox  # the sandbox module builds on this one
 
     folder = private_folder(private_root(config))  # the trial bot's (empty) folder
     folder.chmod(0o755)

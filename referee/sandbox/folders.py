@@ -1,7 +1,7 @@
 """What a sandboxed bot sees and where its own files go: its bot folder, the read-only
 runtime every bot sees, PATH inside, the private folders (and their sockets) under a root
 the bots' uids can reach, and the host uid each bot process gets in turn. The sandbox
-itself is :mod:`referee.sandbox`.
+itself is :mod:`referee.sandbox.box`.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee import cgroups
-from referee.sandbox_config import SandboxConfig
+from referee.sandbox import cgroups
+from referee.sandbox.config import SandboxConfig
 from referee.spec import BotSpec
 
 RUNTIME_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
