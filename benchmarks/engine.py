@@ -77,7 +77,7 @@ def batch(
     preset: str, players: int, options: dict[str, str], seconds: float
 ) -> tuple[float, float]:
     from sdk.game.sixnimmt import SixNimmtState
-    from sdk.game.sixnimmt_batch import simulate_random, simulate_view
+    from sdk.game.sixnimmt.batch import simulate_random, simulate_view
 
     size = 20_000
 

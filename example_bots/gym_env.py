@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from example_bots.rules_bot.bot import RulesBot
-from sdk.bot import BotFactory
+from sdk import BotFactory
 from sdk.envs.gymnasium import BullringEnv
 
 DEFAULT_OPPONENTS: tuple[BotFactory, ...] = (RulesBot,)

@@ -36,6 +36,28 @@ from sdk.game.variants import from_view
 from sdk.game.views import View
 from sdk.match import DecisionClock
 
+__all__ = [
+    "DEFAULT_MARGIN_S",
+    "DEFAULT_SHARE",
+    "NO_LIMIT_BUDGET_S",
+    "RACE_ROUNDS",
+    "BatchSimulation",
+    "Evaluation",
+    "JointSimulation",
+    "Utility",
+    "evaluate",
+    "evaluate_batched",
+    "evaluate_jointly",
+    "lead",
+    "margin",
+    "own_score",
+    "paused_gc",
+    "play_out",
+    "play_round",
+    "play_until",
+    "stop_time",
+]
+
 Utility = Callable[[Sequence[int], int, bool], float]
 """(final scores, our seat, higher_is_better) -> how good the outcome is for us."""
 

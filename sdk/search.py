@@ -37,6 +37,17 @@ from sdk.game.views import ElevenNimmtView, HornochsenView, SixNimmtView, View, 
 from sdk.game.xnimmt import XNimmtState
 from sdk.montecarlo import Evaluation, Utility, evaluate, own_score
 
+__all__ = [
+    "cheapest_row",
+    "elevennimmt_state",
+    "evaluate_deals",
+    "history_cards",
+    "hornochsen_state",
+    "seen_cards",
+    "sixnimmt_state",
+    "xnimmt_state",
+]
+
 StateT = TypeVar("StateT", bound=GameState)
 
 

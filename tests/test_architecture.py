@@ -14,6 +14,8 @@ There is no allow-list: a new circle or an import up the layers fails the test.
 from __future__ import annotations
 
 import ast
+import importlib
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -206,17 +208,8 @@ def test_no_circle_between_packages() -> None:
     assert circles(package_graph()) == []
 
 
-# The game families' circles, opened when the families become sub-packages (next step).
-_OPENED_NEXT = [
-    ["sdk.game.elevennimmt", "sdk.game.elevennimmt_position"],
-    ["sdk.game.hornochsen", "sdk.game.hornochsen_position", "sdk.game.hornochsen_rules"],
-    ["sdk.game.sixnimmt", "sdk.game.sixnimmt_position", "sdk.game.sixnimmt_rules"],
-    ["sdk.game.xnimmt", "sdk.game.xnimmt_position"],
-]
-
-
 def test_no_circle_between_modules() -> None:
-    assert [c for c in circles(module_graph(modules())) if c not in _OPENED_NEXT] == []
+    assert circles(module_graph(modules())) == []
 
 
 def test_no_import_runs_up_the_layers() -> None:
@@ -247,3 +240,86 @@ def test_the_checks_see_circles_and_imports_up(tmp_path: Path) -> None:
 def test_the_rules_import_no_grpc() -> None:
     for module in (REPO / "sdk" / "game").rglob("*.py"):
         assert "grpc" not in imported_packages(module), module
+
+
+# What bot authors import: the SDK's public modules (docs/sdk.md). Everything else in sdk
+# is internal and may be renamed.
+PUBLIC_SDK = (
+    "sdk",
+    "sdk.game",
+    "sdk.game.sixnimmt",
+    "sdk.game.sixnimmt.batch",
+    "sdk.game.xnimmt",
+    "sdk.game.elevennimmt",
+    "sdk.game.hornochsen",
+    "sdk.montecarlo",
+    "sdk.search",
+    "sdk.testing",
+    "sdk.envs.encoding",
+    "sdk.envs.gymnasium",
+    "sdk.envs.pettingzoo",
+    "sdk.envs.openspiel",
+)
+_SDK_IMPORT = re.compile(r"^\s*(?:from (sdk[\w.]*) import (.+)|import (sdk[\w.]*))", re.M)
+
+
+def sdk_imports(text: str) -> Iterator[tuple[str, list[str]]]:
+    """Each ``from sdk... import names`` (one line, or in parentheses) and ``import sdk...``
+    of a text: code, a template or a document's code blocks."""
+    for match in _SDK_IMPORT.finditer(text):
+        module, names, whole = match.groups()
+        if whole:
+            yield whole, []
+            continue
+        if names.strip().startswith("("):
+            names = text[match.start(2) : text.index(")", match.start(2))]
+        cleaned = names.split("#")[0].replace("(", "").replace("\\", "")
+        yield module, [n.split(" as ")[0].strip() for n in cleaned.split(",") if n.strip()]
+
+
+def public_surface_violations(text: str) -> list[str]:
+    """The imports of `text` that reach past the public SDK modules or their ``__all__``."""
+    wrong: list[str] = []
+    for module, names in sdk_imports(text):
+        if module not in PUBLIC_SDK:
+            wrong.append(f"{module} is internal")
+            continue
+        exported = set(getattr(importlib.import_module(module), "__all__", ()))
+        for name in names:
+            if name not in exported and f"{module}.{name}" not in PUBLIC_SDK:
+                wrong.append(f"{module}.{name} is not in {module}.__all__")
+    return wrong
+
+
+def author_facing_texts() -> dict[str, str]:
+    """The example bots, the new-bot templates and every document, by path."""
+    paths = [
+        *(REPO / "example_bots").rglob("*.py"),
+        *(REPO / "bullring_cli" / "templates").rglob("*.tmpl"),
+        *(REPO / "docs").glob("*.md"),
+        *(REPO / "example_bots").glob("*.md"),
+        REPO / "README.md",
+    ]
+    return {
+        str(path.relative_to(REPO)): path.read_text(encoding="utf-8")
+        for path in sorted(paths)
+        if "node_modules" not in path.parts
+    }
+
+
+def test_bot_authors_are_shown_only_the_public_sdk() -> None:
+    wrong = [
+        f"{path}: {problem}"
+        for path, text in author_facing_texts().items()
+        for problem in public_surface_violations(text)
+    ]
+    assert wrong == []
+
+
+def test_the_public_surface_check_sees_internal_imports() -> None:
+    text = "from sdk.game.core import Option\nfrom sdk import (\n    Bot,\n    Nope,\n)\n"
+    assert public_surface_violations(text) == [
+        "sdk.game.core is internal",
+        "sdk.Nope is not in sdk.__all__",
+    ]
+    assert public_surface_violations("from sdk.game import sixnimmt, HEADS\n") == []

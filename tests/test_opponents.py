@@ -14,7 +14,7 @@ from benchmarks.opponents.montecarlo import margins, published_greedy_picks
 from sdk.bot import Bot
 from sdk.game.core import DecisionKind, Option, OptionKind
 from sdk.game.sixnimmt import SixNimmtState
-from sdk.game.sixnimmt_batch import RandomDraws, _Batch
+from sdk.game.sixnimmt.batch import Batch, RandomDraws
 from sdk.game.variants import new_game
 from sdk.game.views import SixNimmtView
 from sdk.local import play_local
@@ -103,7 +103,7 @@ def test_the_vectorised_greedy_picks_what_the_greedy_bot_picks(variant: str) -> 
         while not state.is_terminal():
             seats = state.pending()
             if state.decision_kind(seats[0]) == DecisionKind.PICK_CARD and len(seats) == 4:
-                batch = _Batch(state, 1, RandomDraws(np.random.default_rng(0)))
+                batch = Batch(state, 1, RandomDraws(np.random.default_rng(0)))
                 width = max(len(h) for h in state.hands)
                 hands = np.zeros((1, 4, width), dtype=np.int64)
                 for seat, hand in enumerate(state.hands):

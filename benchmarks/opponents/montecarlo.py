@@ -10,7 +10,7 @@ the card of lowest immediate cost, the lowest card on ties; the cheapest row on 
 take); the option whose mean margin over the table (own heads minus the others' mean)
 is lowest wins, the first in canonical order on ties. It counts worlds, not time.
 
-The playouts run on the numpy batch simulator (:mod:`sdk.game.sixnimmt_batch`, with the
+The playouts run on the numpy batch simulator (:mod:`sdk.game.sixnimmt.batch`, with the
 Monte Carlo example bot's playout loop), all N worlds of an option at once; every option
 gets the same N worlds (the same seed). Where the description is silent we chose: a Logic
 draft still in progress is finished at random in the playouts (the greedy rule says
@@ -30,7 +30,7 @@ from example_bots.montecarlo_bot.sixnimmt import landing, play_out
 from sdk.bot import Bot
 from sdk.game.core import DecisionKind, Option
 from sdk.game.sixnimmt import ROW_CAPACITY, ROWS, Phase, SixNimmtState, from_view
-from sdk.game.sixnimmt_batch import FloatArray, IntArray, _Batch, determinized_hands
+from sdk.game.sixnimmt.batch import Batch, FloatArray, IntArray, determinized_hands
 from sdk.game.views import SixNimmtView, View
 from sdk.match import DecisionClock, MatchInfo
 
@@ -39,7 +39,7 @@ TIE_BREAK = 1e-6  # per card number: of equal costs the lowest card
 
 
 def published_greedy_picks(
-    batch: _Batch, games: IntArray, hands: IntArray, rng: np.random.Generator
+    batch: Batch, games: IntArray, hands: IntArray, rng: np.random.Generator
 ) -> IntArray:
     """The published greedy pick of every seat in every game, vectorised: the hand slot
     (len(games), n) of the card with the lowest immediate cost, the lowest card on ties.

@@ -14,10 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from example_bots.learned_bot.policy import CODEC, Array, action_features, load
-from sdk.bot import Bot
-from sdk.game.core import Option
-from sdk.game.views import View
-from sdk.match import DecisionClock
+from sdk import Bot, DecisionClock, Option, View
 
 WEIGHTS = Path(__file__).resolve().parent / "weights.json"
 _LOADED: list[Array] = []

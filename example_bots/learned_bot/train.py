@@ -24,8 +24,8 @@ import numpy as np
 from example_bots.learned_bot.bot import WEIGHTS, LearnedBot
 from example_bots.learned_bot.policy import FEATURES, Array, action_features, probabilities, save
 from example_bots.random_bot.bot import RandomBot
+from sdk import play_local
 from sdk.envs.pettingzoo import env
-from sdk.local import play_local
 
 VARIANTS = ("6nimmt", "6nimmt-tactics", "6nimmt-logic", "6nimmt-pro")
 CURVE = Path(__file__).resolve().parents[2] / "docs" / "rl-learning-curve.svg"

@@ -35,11 +35,8 @@ from example_bots.montecarlo_bot.hornochsen import joint_simulation
 from example_bots.montecarlo_bot.policies import play_first, xnimmt_greedy
 from example_bots.montecarlo_bot.sixnimmt import simulation
 from example_bots.rules_bot.hornochsen import ranked
-from sdk.bot import Bot
-from sdk.game.core import Option, Policy
-from sdk.game.variants import PRESETS
-from sdk.game.views import HornochsenView, SixNimmtView, View
-from sdk.match import DecisionClock, MatchInfo
+from sdk import PRESETS, Bot, DecisionClock, HornochsenView, MatchInfo, Option, SixNimmtView, View
+from sdk.game import Policy
 from sdk.montecarlo import (
     Utility,
     evaluate,

@@ -37,10 +37,9 @@ from example_bots.rules_bot.hornochsen import (
     ROW_FULL,
     SPECIAL_LEFT_COST,
 )
-from sdk.game.cards import HORNOCHSEN_POINTS
-from sdk.game.core import Option, OptionKind, Special
+from sdk import HornochsenView, Option, OptionKind, Special
+from sdk.game import HORNOCHSEN_POINTS
 from sdk.game.hornochsen import DECK, public_table
-from sdk.game.views import HornochsenView
 from sdk.montecarlo import JointSimulation
 
 IntArray = npt.NDArray[np.int64]

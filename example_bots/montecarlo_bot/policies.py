@@ -13,9 +13,8 @@ from collections.abc import Sequence
 
 from example_bots.rules_bot.sixnimmt import row_heads
 from example_bots.rules_bot.xnimmt import SHED_WEIGHT, x_row_cost
-from sdk.game import xnimmt
-from sdk.game.cards import HEADS
-from sdk.game.core import GameState, Option, OptionKind
+from sdk import GameState, Option, OptionKind
+from sdk.game import HEADS, xnimmt
 
 NOISE = 0.5  # a uniform draw in [0, NOISE) is added to each option's value (or cost)
 NOWHERE_EXTRA = 1.0  # X nimmt!: a card below every row also costs the choice of its turn

@@ -1,7 +1,7 @@
 """6 nimmt! family playouts for the Monte Carlo bot: vectorised (numpy), many at once.
 
 Each decision's options are played out in batches of games on the batch simulator's rows
-(:mod:`sdk.game.sixnimmt_batch`), every game with its own determinization of the hidden
+(:mod:`sdk.game.sixnimmt.batch`), every game with its own determinization of the hidden
 hands. Every seat plays a greedy policy: it avoids the card that would surely take a row
 (a row's 6th card, or a card below every row, which costs the cheapest row), prefers
 small gaps to a short row's end, with some noise so that the playouts differ; a row to
@@ -16,16 +16,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from sdk.game.core import DecisionKind, Option
+from sdk import DecisionKind, Option, SixNimmtView
 from sdk.game.sixnimmt import ROW_CAPACITY, ROWS, Phase, SixNimmtState, from_view
-from sdk.game.sixnimmt_batch import (
-    FloatArray,
-    IntArray,
-    RandomDraws,
-    _Batch,
-    determinized_hands,
-)
-from sdk.game.views import SixNimmtView
+from sdk.game.sixnimmt.batch import Batch, FloatArray, IntArray, RandomDraws, determinized_hands
 from sdk.montecarlo import BatchSimulation
 
 _FAR = 1 << 20
@@ -39,7 +32,7 @@ MEAN_CARD_HEADS = 171 / 104  # as the rule-based bot counts the cards that fill 
 class GreedyDraws(RandomDraws):
     """Row choices in the batch take the cheapest row (a place tie stays random)."""
 
-    batch: _Batch | None = None
+    batch: Batch | None = None
 
     def choice(self, games: IntArray) -> FloatArray:
         batch = self.batch
@@ -71,7 +64,7 @@ def landing(last: IntArray, first: IntArray | None, cards: IntArray) -> tuple[In
 
 
 def greedy_picks(
-    batch: _Batch, games: IntArray, hands: IntArray, rng: np.random.Generator
+    batch: Batch, games: IntArray, hands: IntArray, rng: np.random.Generator
 ) -> IntArray:
     """The hand slot (len(games), n) each seat plays now; a 0 in `hands` is no card."""
     k = len(games)
@@ -92,7 +85,7 @@ def greedy_picks(
 
 
 def rules_like_picks(
-    batch: _Batch, games: IntArray, hands: IntArray, rng: np.random.Generator
+    batch: Batch, games: IntArray, hands: IntArray, rng: np.random.Generator
 ) -> IntArray:
     """The rule-based bot's pick (:func:`example_bots.rules_bot.sixnimmt.pick_cost`),
     vectorised.
@@ -145,7 +138,7 @@ def rules_like_picks(
     return slots
 
 
-Picker = Callable[[_Batch, IntArray, IntArray, np.random.Generator], IntArray]
+Picker = Callable[[Batch, IntArray, IntArray, np.random.Generator], IntArray]
 PICKERS: dict[str, Picker] = {"greedy": greedy_picks, "rules": rules_like_picks}
 
 
@@ -166,7 +159,7 @@ def play_out(
     progress are resolved first (a draft at random).
     """
     draws = GreedyDraws(generator)
-    batch = _Batch(state, k, draws)
+    batch = Batch(state, k, draws)
     draws.batch = batch
     if state.phase == Phase.OVER:
         return batch.scores

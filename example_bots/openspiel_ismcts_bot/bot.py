@@ -17,11 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 from open_spiel.python.algorithms import ismcts
 
-from sdk.bot import Bot
+from sdk import Bot, DecisionClock, MatchInfo, Option, View
 from sdk.envs.openspiel import GAMES, BullringGame, PlayoutEvaluator, root_state, short_name
-from sdk.game.core import Option
-from sdk.game.views import View
-from sdk.match import DecisionClock, MatchInfo
 
 FIRST_SEARCH = 4  # simulations of the first search; later ones fill the time measured
 MOST_SIMULATIONS = 64  # per search

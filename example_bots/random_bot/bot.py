@@ -10,10 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from sdk.bot import Bot
-from sdk.game.core import Option
-from sdk.game.views import View
-from sdk.match import DecisionClock, MatchInfo
+from sdk import Bot, DecisionClock, MatchInfo, Option, View
 
 
 class RandomBot(Bot):

@@ -7,10 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from example_bots.rules_bot.strategy import rules_choice
-from sdk.bot import Bot
-from sdk.game.core import Option
-from sdk.game.views import View
-from sdk.match import DecisionClock
+from sdk import Bot, DecisionClock, Option, View
 
 
 class RulesBot(Bot):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sdk.game.core import Option
+from sdk import Option
 
 
 def count_distribution(probabilities: Iterable[float]) -> list[float]:

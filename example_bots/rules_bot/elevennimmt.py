@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sdk.game.cards import HEADS
-from sdk.game.core import DecisionKind, EventKind, Option, OptionKind
-from sdk.game.views import ElevenNimmtView
+from sdk import DecisionKind, ElevenNimmtView, EventKind, Option, OptionKind
+from sdk.game import HEADS
 
 WINDOW = 10
 BULL_BONUS = 4.0  # what a bull card (several plays per turn) is worth, in heads

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sdk.game.cards import HORNOCHSEN_POINTS
-from sdk.game.core import DecisionKind, Option, OptionKind, Special
-from sdk.game.views import HornochsenRow, HornochsenView
+from sdk import DecisionKind, HornochsenRow, HornochsenView, Option, OptionKind, Special
+from sdk.game import HORNOCHSEN_POINTS
 
 ROW_FULL = 5  # the 5th bull card collects the row
 MAX_STEPS = 3

@@ -12,10 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from example_bots.rules_bot.common import count_distribution
-from sdk.game.cards import HEADS
-from sdk.game.core import DecisionKind, Option, Side
-from sdk.game.views import SixNimmtView
-from sdk.search import seen_cards
+from sdk import DecisionKind, Option, Side, SixNimmtView, seen_cards
+from sdk.game import HEADS
 
 ROW_LIMIT = 5  # a row's 6th card takes it
 MEAN_CARD_HEADS = 171 / 104

@@ -6,8 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from example_bots.rules_bot import elevennimmt, hornochsen, sixnimmt, xnimmt
-from sdk.game.core import Option
-from sdk.game.views import ElevenNimmtView, HornochsenView, SixNimmtView, View, XNimmtView
+from sdk import ElevenNimmtView, HornochsenView, Option, SixNimmtView, View, XNimmtView
 
 STRATEGIES: dict[type, Callable[[Any, Sequence[Option]], Option]] = {
     SixNimmtView: sixnimmt.choose,

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from example_bots.rules_bot.sixnimmt import pick_cost, row_heads
-from sdk.game.cards import HEADS
-from sdk.game.core import DecisionKind, Option
-from sdk.game.views import XNimmtView
+from sdk import DecisionKind, Option, XNimmtView
+from sdk.game import HEADS
 
 DECK = range(1, 101)
 SHED_WEIGHT = 0.6  # a card played now is a card that cannot be stuck in the hand at the end

@@ -35,9 +35,7 @@ from collections.abc import Sequence
 
 from example_bots.montecarlo_bot.bot import SIXNIMMT_GOALS, MonteCarloBot
 from example_bots.rules_bot.sixnimmt import ranked
-from sdk.game.core import Option
-from sdk.game.views import SixNimmtView, View
-from sdk.match import DecisionClock
+from sdk import DecisionClock, Option, SixNimmtView, View
 
 GOALS = {**SIXNIMMT_GOALS, "6nimmt": "margin"}
 

@@ -42,6 +42,10 @@ from sdk.envs.stepper import Stepper
 from sdk.game.variants import check_players, new_game, parse_variant
 from sdk.match import DecisionClock, MatchInfo, MatchOutcome
 
+__all__ = [
+    "BullringEnv",
+]
+
 
 class BullringEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """One seat of a Bullring variant; the other seats are SDK bots."""

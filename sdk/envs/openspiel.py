@@ -47,6 +47,20 @@ from sdk.envs.stepper import Stepper
 from sdk.game.variants import FAMILIES, PRESETS, from_view, new_game, parse_variant
 from sdk.game.views import View
 
+__all__ = [
+    "DEFAULT_DEALS",
+    "GAMES",
+    "MAX_GAME_LENGTH",
+    "UTILITY_BOUND",
+    "BullringGame",
+    "BullringObserver",
+    "BullringState",
+    "PlayoutEvaluator",
+    "root_state",
+    "short_name",
+    "view_string",
+]
+
 DEFAULT_DEALS = 1000
 MAX_GAME_LENGTH = 10_000
 UTILITY_BOUND = 1000.0

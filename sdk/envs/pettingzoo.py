@@ -43,6 +43,13 @@ from sdk.envs.stepper import Stepper
 from sdk.game.core import Option
 from sdk.game.variants import check_players, new_game, parse_variant
 
+__all__ = [
+    "BullringAECEnv",
+    "Observation",
+    "env",
+    "observation_space",
+]
+
 Observation = dict[str, np.ndarray]
 
 

@@ -5,6 +5,7 @@ Every family (``FAMILIES``) is a :class:`Family` value exported by its engine mo
 ``new_game``, ``from_position`` and ``from_view`` start a game of any of them.
 """
 
+from sdk.game.cards import HEADS, HORNOCHSEN_POINTS, hornochsen_points, nimmt_heads
 from sdk.game.core import (
     DecisionKind,
     Event,
@@ -44,6 +45,8 @@ from sdk.game.views import (
 
 __all__ = [
     "FAMILIES",
+    "HEADS",
+    "HORNOCHSEN_POINTS",
     "PRESETS",
     "DecisionKind",
     "ElevenNimmtView",
@@ -69,7 +72,9 @@ __all__ = [
     "family_of",
     "from_position",
     "from_view",
+    "hornochsen_points",
     "new_game",
+    "nimmt_heads",
     "parse_variant",
     "random_policy",
     "ranks_from_scores",

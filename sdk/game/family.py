@@ -173,20 +173,17 @@ class Position:
 
 
 @dataclass(frozen=True)
-class Family(Generic[S_co, V_co]):
-    """One game family: everything the variant registry and the tools need of it."""
+class Catalog:
+    """A family's variants: its options and presets, and the checks of a variant id.
+
+    The family's own modules (positions, determinization) check and canonicalise variant
+    ids with it; the whole :class:`Family` adds the constructors, which need those modules.
+    """
 
     name: str  # the family id: "6nimmt", "xnimmt", "11nimmt", "hornochsen"
     title: str
     options: tuple[OptionSpec, ...]
     presets: tuple[Preset, ...]
-    view_type: type[V_co]
-    new_game: Callable[[str, Mapping[str, str], int, int], S_co]
-    """(preset name, resolved options, players (checked), seed) -> a new game."""
-    from_position: Callable[[Position], S_co]
-    """An explicit table at the start of a turn (see :class:`Position`)."""
-    from_view: Callable[[View, random.Random], S_co]
-    """A full state consistent with a view of this family, hidden cards sampled."""
 
     def preset(self, name: str) -> Preset:
         for preset in self.presets:
@@ -220,6 +217,41 @@ class Family(Generic[S_co, V_co]):
             defaults = _PRESET_DEFAULTS[key] = MappingProxyType(self.resolve(preset, {}))
         return VariantSpec(
             preset, self.resolve(preset, given) if given else dict(defaults), defaults
+        )
+
+
+@dataclass(frozen=True)
+class Family(Catalog, Generic[S_co, V_co]):
+    """One game family: everything the variant registry and the tools need of it."""
+
+    view_type: type[V_co]
+    new_game: Callable[[str, Mapping[str, str], int, int], S_co]
+    """(preset name, resolved options, players (checked), seed) -> a new game."""
+    from_position: Callable[[Position], S_co]
+    """An explicit table at the start of a turn (see :class:`Position`)."""
+    from_view: Callable[[View, random.Random], S_co]
+    """A full state consistent with a view of this family, hidden cards sampled."""
+
+    @classmethod
+    def of(
+        cls,
+        catalog: Catalog,
+        *,
+        view_type: type[V_co],
+        new_game: Callable[[str, Mapping[str, str], int, int], S_co],
+        from_position: Callable[[Position], S_co],
+        from_view: Callable[[View, random.Random], S_co],
+    ) -> Family[S_co, V_co]:
+        """The family of `catalog`'s variants, with its constructors."""
+        return cls(
+            catalog.name,
+            catalog.title,
+            catalog.options,
+            catalog.presets,
+            view_type,
+            new_game,
+            from_position,
+            from_view,
         )
 
 

@@ -65,15 +65,30 @@ def generate_into(target: Path) -> None:
         (folder / "__init__.py").write_text(HEADER)
 
 
+# The grpcio-tools release that generated a file: it changes with every release of the
+# tool, while the code does not (the runtime check it feeds accepts any newer grpcio).
+_TOOL_VERSION = re.compile(r"^GRPC_GENERATED_VERSION = '[^']*'$", re.MULTILINE)
+
+
+def _same_code(left: Path, right: Path) -> bool:
+    """Whether two generated files hold the same code, whichever tool release wrote them."""
+    if filecmp.cmp(left, right, shallow=False):
+        return True
+    if left.suffix != ".py":
+        return False
+    return _TOOL_VERSION.sub("", left.read_text()) == _TOOL_VERSION.sub("", right.read_text())
+
+
 def differences(left: Path, right: Path) -> list[str]:
-    """Relative paths that differ between two generated trees."""
+    """Relative paths that differ between two generated trees (the grpcio-tools release
+    named in a file aside)."""
     found: list[str] = []
     left_files = {p.relative_to(left) for p in left.rglob("*") if p.is_file()}
     right_files = {p.relative_to(right) for p in right.rglob("*") if p.is_file()}
     for rel in sorted(left_files ^ right_files):
         found.append(str(rel))
     for rel in sorted(left_files & right_files):
-        if not filecmp.cmp(left / rel, right / rel, shallow=False):
+        if not _same_code(left / rel, right / rel):
             found.append(str(rel))
     return [f for f in found if "__pycache__" not in f]
 

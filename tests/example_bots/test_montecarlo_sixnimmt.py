@@ -18,7 +18,7 @@ from example_bots.rules_bot.strategy import rules_choice
 from sdk.game.cards import HEADS
 from sdk.game.core import DecisionKind, OptionKind
 from sdk.game.sixnimmt import SixNimmtState
-from sdk.game.sixnimmt_batch import RandomDraws, _Batch, determinized_hands
+from sdk.game.sixnimmt.batch import Batch, RandomDraws, determinized_hands
 from sdk.game.variants import new_game
 from sdk.local import play_local
 from sdk.montecarlo import evaluate_batched
@@ -128,7 +128,7 @@ def test_rules_like_playouts_pick_what_the_rule_based_bot_picks(
         hands = np.zeros((1, 4, size), dtype=np.int64)
         for seat, hand in enumerate(state.hands):
             hands[0, seat, : len(hand)] = hand
-        batch = _Batch(state, 1, RandomDraws(np.random.default_rng(0)))
+        batch = Batch(state, 1, RandomDraws(np.random.default_rng(0)))
         slot = rules_like_picks(batch, np.arange(1), hands, np.random.default_rng(0))[0, 0]
         assert hands[0, 0, slot] == wanted, seed
         checked += 1

@@ -1,4 +1,4 @@
-"""11 nimmt!'s option lists (sdk.game.elevennimmt_turnoptions): a list whose items are found
+"""11 nimmt!'s option lists (sdk.game.elevennimmt.turnoptions): a list whose items are found
 on demand must behave as the plain list of the same options in every way a caller may use
 it, before and after it is listed, and stay the options of its decision after later moves."""
 
@@ -11,7 +11,7 @@ import random
 
 from sdk.game import new_game
 from sdk.game.core import GameState, Option, OptionKind
-from sdk.game.elevennimmt_turnoptions import TurnOptions
+from sdk.game.elevennimmt.turnoptions import TurnOptions
 
 
 def decisions(games: int = 6) -> list[tuple[GameState, int, list[Option]]]:

@@ -30,7 +30,7 @@ def test_the_core_loads_and_plays_without_numpy() -> None:
 
 
 def test_the_batch_simulator_names_the_extra_it_needs() -> None:
-    out = run("import sdk.game.sixnimmt_batch\n")
+    out = run("import sdk.game.sixnimmt.batch\n")
     assert out.returncode != 0
     last = out.stderr.strip().splitlines()[-1]
     assert last.startswith("ImportError:")

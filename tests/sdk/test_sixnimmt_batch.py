@@ -16,7 +16,7 @@ import pytest
 
 from sdk.game import DecisionKind, GameState, Option, new_game
 from sdk.game.sixnimmt import SixNimmtState, deal_order, from_view
-from sdk.game.sixnimmt_batch import FloatArray, IntArray, simulate, simulate_random, simulate_view
+from sdk.game.sixnimmt.batch import FloatArray, IntArray, simulate, simulate_random, simulate_view
 
 MAX_ROUNDS = 60
 MAX_CHOICES = 500

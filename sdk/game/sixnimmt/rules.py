@@ -4,8 +4,8 @@
 The hot loops (a pick, a reveal, placing a card) touch only ints, lists and tuples: the
 phase is compared by identity, the history is recorded as compact tuples and turned into
 events only when a view or the history is read (:mod:`sdk.game.eventlog`). The table
-and the deal are in :mod:`sdk.game.sixnimmt_setup`, views in :mod:`sdk.game.sixnimmt_view`,
-explicit positions and determinization in :mod:`sdk.game.sixnimmt_position`; the family
+and the deal are in :mod:`sdk.game.sixnimmt.setup`, views in :mod:`sdk.game.sixnimmt.view`,
+explicit positions and determinization in :mod:`sdk.game.sixnimmt.position`; the family
 (presets, constructors) in :mod:`sdk.game.sixnimmt`, which re-exports every name.
 """
 
@@ -31,13 +31,14 @@ from sdk.game.core import (
     Side,
 )
 from sdk.game.eventlog import EventLog, Record
-from sdk.game.sixnimmt_view import card_locations_of, illegal_option, pending_text, view_of
+from sdk.game.sixnimmt.position import position_of, state_from_position
+from sdk.game.sixnimmt.view import card_locations_of, illegal_option, pending_text, view_of
 from sdk.game.views import SixNimmtView
 
 if TYPE_CHECKING:
     from sdk.game.family import Position
 
-from sdk.game.sixnimmt_setup import (
+from sdk.game.sixnimmt.setup import (
     CARD_OPTIONS,
     FULL_DECK,
     HAND_SIZE,
@@ -154,9 +155,7 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
         history: Sequence[Event] | None = None,
     ) -> SixNimmtState:
         """A state from an explicit position (rulebook examples, determinization); see
-        :func:`sdk.game.sixnimmt_position.state_from_position` for the arguments."""
-        from sdk.game.sixnimmt_position import state_from_position
-
+        :func:`sdk.game.sixnimmt.position.state_from_position` for the arguments."""
         return state_from_position(
             cls,
             variant,
@@ -265,8 +264,6 @@ class SixNimmtState(EventLog, GameState[SixNimmtView]):
 
     def position(self) -> Position:
         """The table at the start of a turn (no card picked yet) or of a draft pick."""
-        from sdk.game.sixnimmt_position import position_of
-
         return position_of(self)
 
     def scores(self) -> list[int]:

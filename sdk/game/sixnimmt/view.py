@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 from sdk.game.core import Option, RulesError, ViewHeader
 from sdk.game.history import History
-from sdk.game.sixnimmt_setup import Phase
+from sdk.game.sixnimmt.setup import Phase
 from sdk.game.views import SixNimmtView
 
 if TYPE_CHECKING:
-    from sdk.game.sixnimmt_rules import SixNimmtState
+    from sdk.game.sixnimmt.rules import SixNimmtState
 
 _CHOOSE = Phase.CHOOSE
 _add = operator.add

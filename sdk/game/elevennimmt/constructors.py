@@ -12,14 +12,9 @@ from sdk.game.core import (
     EventKind,
     RulesError,
 )
-from sdk.game.elevennimmt_rules import ElevenNimmtState
-from sdk.game.elevennimmt_table import (
-    BULL_PILE,
-    DECK,
-    Phase,
-    stack,
-    steal_targets,
-)
+from sdk.game.elevennimmt.rules import ElevenNimmtState
+from sdk.game.elevennimmt.setup import CATALOG
+from sdk.game.elevennimmt.table import BULL_PILE, DECK, Phase, stack, steal_targets
 from sdk.game.engine_support import (
     fill_hands,
 )
@@ -58,9 +53,7 @@ def from_position(position: Position) -> ElevenNimmtState:
     names them: piles bottom card first, the deck top card first; a given ``unused`` must
     be every card found nowhere else)."""
     position.require_places(("hand", "pile", "deck", "unused"))
-    from sdk.game.elevennimmt import FAMILY
-
-    FAMILY.preset(position.variant)
+    CATALOG.preset(position.variant)
     players = position.players()
     state = ElevenNimmtState.from_position(
         position.indexed("hand", players),

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from sdk.game.cards import HEADS
 from sdk.game.core import Option, OptionKind
 
-NAME = "11nimmt"
 DECK = range(1, 101)
 HAND_SIZE = 10
 BULL_CARDS = 10

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, SupportsIndex, overload
 
 from sdk.game.core import Option
-from sdk.game.elevennimmt_table import (
+from sdk.game.elevennimmt.table import (
     END_TURN,
     PILE_BITS,
     PLAY_OPTIONS,

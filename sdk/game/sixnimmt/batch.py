@@ -31,12 +31,25 @@ try:
     import numpy.typing as npt
 except ImportError as missing:  # numpy is an extra: the core install does without it
     raise ImportError(
-        "sdk.game.sixnimmt_batch needs numpy: pip install 'bullring[batch]'"
+        "sdk.game.sixnimmt.batch needs numpy: pip install 'bullring[batch]'"
     ) from missing
 
 from sdk.game.cards import HEADS
 from sdk.game.sixnimmt import HAND_SIZE, ROW_CAPACITY, ROWS, Phase, SixNimmtState, from_view
 from sdk.game.views import SixNimmtView
+
+__all__ = [
+    "HEADS_NP",
+    "Batch",
+    "Draws",
+    "FloatArray",
+    "IntArray",
+    "RandomDraws",
+    "determinized_hands",
+    "simulate",
+    "simulate_random",
+    "simulate_view",
+]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -86,7 +99,7 @@ class RandomDraws:
         return self.rng.permuted(decks, axis=1)
 
 
-class _Batch:
+class Batch:
     """K games in lockstep: rows as (first, last, length, heads) arrays, scores."""
 
     def __init__(self, state: SixNimmtState, k: int, draws: Draws) -> None:
@@ -225,7 +238,7 @@ def simulate(
     `hands` (n_games, players, H), if given, replaces the hands of the state in each game
     (determinizations); the rest of the position is the state's.
     """
-    batch = _Batch(state, n_games, draws)
+    batch = Batch(state, n_games, draws)
     if state.phase == Phase.OVER:
         return batch.scores
     games = np.arange(n_games)

@@ -8,16 +8,21 @@ to take a pile (only before the first card of the turn), END_TURN once a card wa
 and more plays are possible. With no bull card the turn ends after one card; it ends by
 itself whenever no further play is legal.
 
-This module is the family (its presets and constructors); the rules are in
-:mod:`sdk.game.elevennimmt_rules`, explicit positions and determinization in
-:mod:`sdk.game.elevennimmt_position`. Every name is importable from here.
+This package's face is the family record (:data:`FAMILY`); every public name of the
+family is importable from here. Inside, top first: :mod:`~sdk.game.elevennimmt.constructors`
+(a state from a Position or a view) > :mod:`~sdk.game.elevennimmt.rules` (the state, its
+rules and its views) > :mod:`~sdk.game.elevennimmt.options` (a decision's options) >
+:mod:`~sdk.game.elevennimmt.turnoptions` (a turn's plays, kept up to date) >
+:mod:`~sdk.game.elevennimmt.table` (pile arithmetic) > :mod:`~sdk.game.elevennimmt.setup`
+(the variant).
 """
 
 from __future__ import annotations
 
-from sdk.game.elevennimmt_position import from_position, from_view, public_piles
-from sdk.game.elevennimmt_rules import ElevenNimmtState, new_game
-from sdk.game.elevennimmt_table import (
+from sdk.game.elevennimmt.constructors import from_position, from_view, public_piles
+from sdk.game.elevennimmt.rules import ElevenNimmtState, new_game
+from sdk.game.elevennimmt.setup import CATALOG, NAME
+from sdk.game.elevennimmt.table import (
     BITS,
     BULL_CARDS,
     BULL_PILE,
@@ -25,7 +30,6 @@ from sdk.game.elevennimmt_table import (
     END_TURN,
     HAND_SIZE,
     MAX_PILES,
-    NAME,
     PILE_BITS,
     PILE_MASK,
     PLAY_OPTIONS,
@@ -44,7 +48,7 @@ from sdk.game.elevennimmt_table import (
     stack,
     steal_targets,
 )
-from sdk.game.family import Family, Preset
+from sdk.game.family import Family
 from sdk.game.views import ElevenNimmtView
 
 __all__ = [
@@ -81,11 +85,8 @@ __all__ = [
     "steal_targets",
 ]
 
-FAMILY = Family(
-    name=NAME,
-    title="11 nimmt!",
-    options=(),
-    presets=(Preset("11nimmt", NAME, {}, 2, 7, "11 nimmt!"),),
+FAMILY = Family.of(
+    CATALOG,
     view_type=ElevenNimmtView,
     new_game=new_game,
     from_position=from_position,

@@ -9,10 +9,10 @@ from sdk.game.engine_support import make_header, require_seat
 from sdk.game.views import HornochsenRow, HornochsenView
 
 if TYPE_CHECKING:
-    from sdk.game.hornochsen_rules import HornochsenState
+    from sdk.game.hornochsen.rules import HornochsenState
 
 SPECIALS_PER_KIND = 6
-"""Special cards of each kind (x2, +5) in the game (sdk.game.hornochsen_rules re-exports it)."""
+"""Special cards of each kind (x2, +5) in the game (sdk.game.hornochsen.rules re-exports it)."""
 
 
 def view_of(state: HornochsenState, seat: int) -> HornochsenView:

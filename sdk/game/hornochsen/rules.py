@@ -11,8 +11,8 @@ the game ends the moment the last bull card in any hand is played.
 Score = (green - red heads + 5 per +5 card) x 2^(x2 cards) - 10 per special left in hand;
 the hand penalty counts once the game is over. Highest score wins.
 
-Explicit positions and determinization are in :mod:`sdk.game.hornochsen_position`, views
-and card places in :mod:`sdk.game.hornochsen_view`; the family (presets, constructors) in
+Explicit positions and determinization are in :mod:`sdk.game.hornochsen.position`, views
+and card places in :mod:`sdk.game.hornochsen.view`; the family (presets, constructors) in
 :mod:`sdk.game.hornochsen`, which re-exports every name.
 """
 
@@ -42,25 +42,11 @@ from sdk.game.engine_support import (
 )
 from sdk.game.eventlog import EventLog, Record
 from sdk.game.family import Position
-from sdk.game.hornochsen_view import SPECIALS_PER_KIND as SPECIALS_PER_KIND
-from sdk.game.hornochsen_view import card_locations_of, special_locations_of, view_of
+from sdk.game.hornochsen.position import state_from_position
+from sdk.game.hornochsen.setup import DEAL, DECK, MAX_STEPS, NAME, ROW_FULL
+from sdk.game.hornochsen.view import SPECIALS_PER_KIND as SPECIALS_PER_KIND
+from sdk.game.hornochsen.view import card_locations_of, special_locations_of, view_of
 from sdk.game.views import HornochsenView
-
-NAME = "hornochsen"
-
-
-DECK = range(1, 99)
-
-
-DEAL = {2: (14, 7), 3: (12, 9), 4: (12, 12), 5: (12, 15), 6: (10, 15)}
-"""Players -> (hand cards each, table cards)."""
-
-
-ROW_FULL = 5  # the 5th bull card collects the row
-
-
-MAX_STEPS = 3
-
 
 END_TURN = Option(OptionKind.END_TURN)
 
@@ -213,8 +199,6 @@ class HornochsenState(EventLog, GameState[HornochsenView]):
         ``ROUND_START`` (each row's first card), then a ``PLACE`` by seat -1 of every further
         row card. (Determinization needs the history of a dealt game: this one does not
         tell collected piles or played specials.)"""
-        from sdk.game.hornochsen_position import state_from_position
-
         return state_from_position(
             cls,
             hands,

@@ -1,9 +1,9 @@
 """11 nimmt!: which options are legal on a turn, the engine's hot path.
 
-:class:`ElevenNimmtOptions` is a base of :class:`sdk.game.elevennimmt_rules.ElevenNimmtState`
+:class:`ElevenNimmtOptions` is a base of :class:`sdk.game.elevennimmt.rules.ElevenNimmtState`
 and holds no state of its own: the piles a turn may still play on (b bull cards: b piles, at
 least 1), as the bit set of their start tops, and the quick legality check of one option.
-The option list itself is :mod:`sdk.game.elevennimmt_turnoptions`.
+The option list itself is :mod:`sdk.game.elevennimmt.turnoptions`.
 """
 
 from __future__ import annotations
@@ -11,14 +11,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from sdk.game.core import Option, OptionKind
-from sdk.game.elevennimmt_table import (
-    BITS,
-    CARD_SPREAD,
-    TOP_SPREAD,
-    WINDOW,
-    Phase,
-    spread_of,
-)
+from sdk.game.elevennimmt.table import BITS, CARD_SPREAD, TOP_SPREAD, WINDOW, Phase, spread_of
 
 # Enum members as module constants: a class attribute lookup on an enum costs several times
 # a global's, and these are read at every decision.
@@ -28,7 +21,7 @@ _pile_of_play = itemgetter(1)  # a play's pile: plays are (card, pile)
 
 
 class ElevenNimmtOptions:
-    """The option rules of :class:`sdk.game.elevennimmt_rules.ElevenNimmtState` (its state,
+    """The option rules of :class:`sdk.game.elevennimmt.rules.ElevenNimmtState` (its state,
     declared here for the type checker)."""
 
     phase: Phase

@@ -11,8 +11,8 @@ and more plays are possible. With no bull card the turn ends after one card; it 
 itself whenever no further play is legal.
 
 Which options are legal (the turn's PLAY options, the quick legality check) is in
-:mod:`sdk.game.elevennimmt_options`; explicit positions and determinization are in
-:mod:`sdk.game.elevennimmt_position`; the
+:mod:`sdk.game.elevennimmt.options`; explicit positions and determinization are in
+:mod:`sdk.game.elevennimmt.constructors`; the
 family (presets, constructors) in :mod:`sdk.game.elevennimmt`, which re-exports every name.
 """
 
@@ -36,15 +36,15 @@ from sdk.game.core import (
     RulesError,
 )
 from sdk.game.dealing import seeded_shuffle
-from sdk.game.elevennimmt_options import ElevenNimmtOptions
-from sdk.game.elevennimmt_table import (
+from sdk.game.elevennimmt.options import ElevenNimmtOptions
+from sdk.game.elevennimmt.setup import NAME
+from sdk.game.elevennimmt.table import (
     BITS,
     BULL_CARDS,
     BULL_PILE,
     CARD_SPREAD,
     DECK,
     HAND_SIZE,
-    NAME,
     REACH,
     STEAL_OPTIONS,
     TOP_SPREAD,
@@ -57,7 +57,7 @@ from sdk.game.elevennimmt_table import (
     stack,
     steal_targets,
 )
-from sdk.game.elevennimmt_turnoptions import TurnOptions
+from sdk.game.elevennimmt.turnoptions import TurnOptions
 from sdk.game.engine_support import (
     make_header,
     position_history,

@@ -11,7 +11,7 @@ the X row's last card first moves the X row face down onto the X pile. The round
 after the turn at whose end some hand is empty; score = hand heads + 2 x X pile heads.
 Two rounds; fewest points wins.
 
-Explicit positions and determinization are in :mod:`sdk.game.xnimmt_position`; the
+Explicit positions and determinization are in :mod:`sdk.game.xnimmt.constructors`; the
 family (presets, constructors) in :mod:`sdk.game.xnimmt`, which re-exports every name.
 """
 
@@ -44,9 +44,7 @@ from sdk.game.engine_support import (
 from sdk.game.eventlog import EventLog, Record
 from sdk.game.family import Position
 from sdk.game.views import XNimmtView
-
-NAME = "xnimmt"
-
+from sdk.game.xnimmt.setup import NAME
 
 DECK = range(1, 101)
 

@@ -9,22 +9,22 @@ the X row's last card first moves the X row face down onto the X pile. The round
 after the turn at whose end some hand is empty; score = hand heads + 2 x X pile heads.
 Two rounds; fewest points wins.
 
-This module is the family (its presets and constructors); the rules are in
-:mod:`sdk.game.xnimmt_rules`, explicit positions and determinization in
-:mod:`sdk.game.xnimmt_position`. Every name is importable from here.
+This package's face is the family record (:data:`FAMILY`); every public name of the
+family is importable from here. Inside, top first: :mod:`~sdk.game.xnimmt.constructors`
+(a state from a Position or a view) > :mod:`~sdk.game.xnimmt.rules` (the state, its rules
+and its views) > :mod:`~sdk.game.xnimmt.setup` (the variant).
 """
 
 from __future__ import annotations
 
-from sdk.game.family import Family, Preset
+from sdk.game.family import Family
 from sdk.game.views import XNimmtView
-from sdk.game.xnimmt_position import from_position, from_view
-from sdk.game.xnimmt_rules import (
+from sdk.game.xnimmt.constructors import from_position, from_view
+from sdk.game.xnimmt.rules import (
     CAPACITIES,
     CARD_OPTIONS,
     DECK,
     HAND_SIZE,
-    NAME,
     ROUNDS,
     ROW_OPTIONS,
     Phase,
@@ -33,6 +33,7 @@ from sdk.game.xnimmt_rules import (
     round_score,
     row_for,
 )
+from sdk.game.xnimmt.setup import CATALOG, NAME
 
 __all__ = [
     "CAPACITIES",
@@ -52,11 +53,8 @@ __all__ = [
     "row_for",
 ]
 
-FAMILY = Family(
-    name=NAME,
-    title="X nimmt!",
-    options=(),
-    presets=(Preset("xnimmt", NAME, {}, 2, 4, "X nimmt!"),),
+FAMILY = Family.of(
+    CATALOG,
     view_type=XNimmtView,
     new_game=new_game,
     from_position=from_position,

@@ -9,24 +9,21 @@ the game ends the moment the last bull card in any hand is played.
 Score = (green - red heads + 5 per +5 card) x 2^(x2 cards) - 10 per special left in hand;
 the hand penalty counts once the game is over. Highest score wins.
 
-This module is the family (its presets and constructors); the rules are in
-:mod:`sdk.game.hornochsen_rules`, explicit positions and determinization in
-:mod:`sdk.game.hornochsen_position`, views and card places in
-:mod:`sdk.game.hornochsen_view`. Every name is importable from here.
+This package's face is the family record (:data:`FAMILY`); every public name of the
+family is importable from here. Inside, top first: :mod:`~sdk.game.hornochsen.constructors`
+(a state from a Position or a view) > :mod:`~sdk.game.hornochsen.rules` (the state and its
+rules) > :mod:`~sdk.game.hornochsen.position` and :mod:`~sdk.game.hornochsen.view` (what
+the state's methods hand on) > :mod:`~sdk.game.hornochsen.setup` (the table and the
+variant).
 """
 
 from __future__ import annotations
 
-from sdk.game.family import Family, Preset
-from sdk.game.hornochsen_position import from_position, from_view, public_table
-from sdk.game.hornochsen_rules import (
-    DEAL,
-    DECK,
+from sdk.game.family import Family
+from sdk.game.hornochsen.constructors import from_position, from_view, public_table
+from sdk.game.hornochsen.rules import (
     END_TURN,
-    MAX_STEPS,
-    NAME,
     PLAY_OPTIONS,
-    ROW_FULL,
     SPECIAL_OPTIONS,
     SPECIALS_PER_KIND,
     HornochsenState,
@@ -34,6 +31,7 @@ from sdk.game.hornochsen_rules import (
     row_for,
     score,
 )
+from sdk.game.hornochsen.setup import CATALOG, DEAL, DECK, MAX_STEPS, NAME, ROW_FULL
 from sdk.game.views import HornochsenView
 
 __all__ = [
@@ -56,11 +54,8 @@ __all__ = [
     "score",
 ]
 
-FAMILY = Family(
-    name=NAME,
-    title="Hornochsen!",
-    options=(),
-    presets=(Preset("hornochsen", NAME, {}, 2, 6, "Hornochsen!"),),
+FAMILY = Family.of(
+    CATALOG,
     view_type=HornochsenView,
     new_game=new_game,
     from_position=from_position,

@@ -15,11 +15,8 @@ from sdk.game.engine_support import (
 )
 from sdk.game.family import Position
 from sdk.game.views import View, XNimmtView
-from sdk.game.xnimmt_rules import (
-    DECK,
-    Phase,
-    XNimmtState,
-)
+from sdk.game.xnimmt.rules import DECK, Phase, XNimmtState
+from sdk.game.xnimmt.setup import CATALOG
 
 
 def from_position(position: Position) -> XNimmtState:
@@ -28,9 +25,7 @@ def from_position(position: Position) -> XNimmtState:
     position.require_places(
         ("hand", "row", "x row", "x pile", "unused"), empty=("revealed", "pending", "taken")
     )
-    from sdk.game.xnimmt import FAMILY
-
-    FAMILY.preset(position.variant)
+    CATALOG.preset(position.variant)
     players = position.players()
     state = XNimmtState.from_position(
         position.indexed("hand", players),

@@ -11,6 +11,7 @@ from types import MappingProxyType
 from sdk.game.cards import HEADS
 from sdk.game.core import Option, OptionKind, Side
 from sdk.game.dealing import seeded_shuffle
+from sdk.game.family import Catalog, OptionSpec, Preset
 
 _HEAD = HEADS.__getitem__
 
@@ -121,3 +122,27 @@ def nearest_places(rows: Sequence[Sequence[int]], card: int) -> tuple[Option, ..
             )
             best_distance = distance
     return places
+
+
+CATALOG = Catalog(
+    name="6nimmt",
+    title="6 nimmt!",
+    options=(
+        OptionSpec("deck", ("full", "tactics"), "full", help="1..104, or 1..10n+4"),
+        OptionSpec("deal", ("random", "draft"), "random", help="dealt, or Logic's open draft"),
+        OptionSpec("placement", ("ends", "both"), "ends", help="Professional: both ends"),
+        OptionSpec("end", ("over66", "reach66"), "over66", help="when the game ends"),
+        OptionSpec(
+            "rounds", None, "", maximum=MAX_ROUNDS, help="play exactly N rounds (overrides end)"
+        ),
+    ),
+    presets=(
+        Preset("6nimmt", "6nimmt", {}, 2, 10, "6 nimmt!"),
+        Preset("6nimmt-tactics", "6nimmt", {"deck": "tactics"}, 2, 6, "6 nimmt! Tactics"),
+        Preset(
+            "6nimmt-logic", "6nimmt", {"deck": "tactics", "deal": "draft"}, 2, 6, "6 nimmt! Logic"
+        ),
+        Preset("6nimmt-pro", "6nimmt", {"placement": "both"}, 2, 10, "6 nimmt! Professional"),
+    ),
+)
+"""The 6 nimmt! variants: their options and presets (the family: ``sixnimmt.FAMILY``)."""
