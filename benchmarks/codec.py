@@ -20,7 +20,6 @@ import time
 from collections.abc import Callable
 
 from referee.encoder import MatchEncoder
-from sdk import codec
 from sdk.game import (
     PRESETS,
     DecisionKind,
@@ -38,7 +37,8 @@ from sdk.game import (
     new_game,
 )
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from sdk.view_decoder import ViewDecoder
+from sdk.wire import codec
+from sdk.wire.view_decoder import ViewDecoder
 
 
 def game_views(preset: str, players: int, seed: int) -> list[tuple[View, list[Option]]]:

@@ -43,11 +43,11 @@ from benchmarks.league import PROJECTED as LEAGUE_MATCHES
 from benchmarks.league import TARGET_S as LEAGUE_TARGET_S
 from benchmarks.referee import ECHO_STREAM_METHOD, EchoServers, ServerProcesses, cpu_of
 from referee.encoder import MatchEncoder
-from sdk import codec
 from sdk.game import driver, new_game
 from sdk.match import MatchInfo, MatchOutcome
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from sdk.runtime import BOT_SERVICE
+from sdk.wire import codec
+from sdk.wire.service import BOT_SERVICE
 
 SEATS = 4
 PLAY_METHOD = f"/{BOT_SERVICE}/Play"

@@ -22,13 +22,13 @@ from pathlib import Path
 
 import grpc
 
-from sdk import codec
 from sdk.bot import Bot
 from sdk.game import Option, View, driver, new_game
 from sdk.match import DecisionClock, MatchInfo
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
 from sdk.runtime import SERVER_OPTIONS, run
+from sdk.wire import codec
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = 4

@@ -28,7 +28,7 @@ What a bot cannot do to the referee through it:
 Classification of a failed call: the deadline passed (TIMEOUT); the process died
 (``BotProcess.exit_fault()``: CRASH, or RESOURCE for a sandbox limit); the connection was
 refused or cut while the process lives (UNAVAILABLE); an error status whose details
-carry the bot's exception (:mod:`sdk.error_status`, read as untrusted: bounded and
+carry the bot's exception (:mod:`sdk.wire.error_status`, read as untrusted: bounded and
 cleaned) is EXCEPTION, with the bot's traceback; anything else, an oversized reply and
 any other error status included, is PROTOCOL.
 """
@@ -52,9 +52,9 @@ from referee.bot_transport import (
 )
 from referee.faults import Fault, FaultKind
 from referee.process import BotLease, BotProcess, channel_options
-from sdk import codec
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from sdk.runtime import BOT_SERVICE
+from sdk.wire import codec
+from sdk.wire.service import BOT_SERVICE
 
 REFEREE_NAME = "bullring-referee/1"
 END_MATCH_TIMEOUT_S = 2.0

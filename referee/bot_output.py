@@ -18,7 +18,7 @@ from rich.markup import escape
 
 from referee.bot_log import ECHO_LINE_BYTES
 from referee.process import BotProcess
-from sdk.error_status import clean
+from sdk.wire.error_status import clean
 
 LISTENING = b"LISTENING "
 # The line the SDK logs before the traceback of a bot's exception (sdk/runtime.py).

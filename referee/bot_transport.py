@@ -26,10 +26,10 @@ import grpc.aio
 from google.protobuf.message import Message
 
 from referee.process import BotProcess
-from sdk import error_status
-from sdk.error_status import BotException
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from sdk.runtime import BOT_SERVICE
+from sdk.wire import error_status
+from sdk.wire.error_status import BotException
+from sdk.wire.service import BOT_SERVICE
 
 # How long the referee waits for the status of a stream that ended or failed.
 STREAM_END_GRACE_S = 0.5

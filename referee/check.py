@@ -6,7 +6,7 @@ then
 
 1. waits for grpc.health.v1 to report SERVING within the setup limit;
 2. calls Hello: the protocol version must be the referee's, the name non-empty, name and
-   version those of the manifest, and every claim valid (sdk/claims.py: a known variant,
+   version those of the manifest, and every claim valid (sdk/wire/claims.py: a known variant,
    with valid options if it names any);
 3. plays ``games`` seeded matches of each format the bot claims, the claims that name
    options first (or of the ones asked for, which its claims must cover) against the
@@ -46,10 +46,10 @@ from referee.process import BotPool, BotStartError
 from referee.replay_result import MatchResult
 from referee.sandbox.config import SandboxConfig
 from referee.spec import BotSpec, ClockSpec, MatchSpec
-from sdk.claims import claim_problems, claimed_formats, claims_cover
 from sdk.game import GameState
 from sdk.game.variants import VariantSpec, check_players, parse_variant
 from sdk.seeding import MatchSeeds, match_seeds, new_key
+from sdk.wire.claims import claim_problems, claimed_formats, claims_cover
 
 # The example bots ship as the installed example_bots package (plain files, not zipped).
 EXAMPLE_BOTS = Path(str(resources.files("example_bots")))

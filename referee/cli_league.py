@@ -31,7 +31,7 @@ from referee.league.store import LeagueStore, StoreError, store_errors
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout, check_parallel
 from referee.process import ProcessLimits
 from referee.sandbox.probe import available
-from sdk.error_status import clean
+from sdk.wire.error_status import clean
 
 PIPED_WIDTH = 160  # columns of the standings when not printed to a terminal (none cut)
 

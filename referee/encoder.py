@@ -8,9 +8,9 @@ each request is assembled from those pieces. The caches belong to the encoder, a
 match runner owns one encoder per match (``MatchRunner.encoder``): they live as long as
 the match and no longer, and nothing is shared between matches or keyed by a global id.
 
-The bytes parse to exactly the message :func:`sdk.codec.decide_request` builds. This
-module builds on the shared conversions (:mod:`sdk.codec`) and never on the bot's
-decoder (:mod:`sdk.view_decoder`).
+The bytes parse to exactly the message :func:`sdk.wire.codec.decide_request` builds. This
+module builds on the shared conversions (:mod:`sdk.wire.codec`) and never on the bot's
+decoder (:mod:`sdk.wire.view_decoder`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,10 @@ from typing import Any, cast
 from google.protobuf.message import Message
 
 from referee.view_wire import header_fields, six_nimmt_fields
-from sdk.codec import (
+from sdk.game.core import Event, Option, ViewHeader
+from sdk.game.views import SixNimmtView, View
+from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.wire.codec import (
     GAME_FIELDS,
     CodecError,
     event_to_proto,
@@ -30,9 +33,6 @@ from sdk.codec import (
     length_delimited,
     option_to_proto,
 )
-from sdk.game.core import Event, Option, ViewHeader
-from sdk.game.views import SixNimmtView, View
-from sdk.protocol.bullring.v1 import bot_pb2 as pb
 
 _VIEW_HEADER_TAG = field_tag(pb.View.HEADER_FIELD_NUMBER)
 _REQUEST_VIEW_TAG = field_tag(pb.DecideRequest.VIEW_FIELD_NUMBER)

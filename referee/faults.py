@@ -27,7 +27,7 @@ class Fault:
 
     ``detail`` is one line; ``traceback`` holds the bot's own lines when there are any (an
     EXCEPTION's traceback, the end of the output of a bot that crashed at start-up),
-    cleaned of control characters and bounded (:mod:`sdk.error_status`)."""
+    cleaned of control characters and bounded (:mod:`sdk.wire.error_status`)."""
 
     seat: int
     kind: FaultKind

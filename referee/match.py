@@ -30,11 +30,11 @@ from referee.process import BotLease, BotPool, BotStartError
 from referee.replay import ReplayBuilder
 from referee.replay_result import MatchResult
 from referee.spec import BotSpec, ClockSpec, MatchSpec
-from sdk import codec
 from sdk.game import GameState, Option, driver, new_game, parse_variant
 from sdk.game.variants import check_players
 from sdk.game.views import View
 from sdk.match import MatchInfo, MatchOutcome
+from sdk.wire import codec
 
 FALLBACK_INDEX = 0  # the fallback option: the first legal option in canonical order
 # Faults after which a pooled process is not reused (ILLEGAL is a bad choice, not a bad

@@ -4,7 +4,7 @@
 reuses the process and its Hello), waits for SERVING and calls Hello. It refuses, with
 one line naming the bot, a bot that does not start (quoting the end of its output, a
 traceback's lines intact, unless it was shown live), one whose Hello fails or speaks
-another protocol, and one whose Hello does not claim the match's format (sdk/claims.py:
+another protocol, and one whose Hello does not claim the match's format (sdk/wire/claims.py:
 a bare variant name claims every format of it, ``6nimmt:rounds=1`` only that one, an
 empty list every variant) or claims something invalid."""
 
@@ -16,9 +16,9 @@ from referee.bot_client import BotClient, protocol_mismatch
 from referee.faults import Fault
 from referee.process import BotPool, BotStartError
 from referee.spec import BotSpec
-from sdk.claims import claim_problems, claims_cover
 from sdk.errors import BullringError
 from sdk.game.variants import parse_variant
+from sdk.wire.claims import claim_problems, claims_cover
 
 
 class BotNotReady(BullringError):

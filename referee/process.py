@@ -45,9 +45,10 @@ from referee.sandbox.config import SandboxConfig
 from referee.sandbox.folders import private_folder
 from referee.sandbox.probe import ensure_available
 from referee.spec import BotSpec
-from sdk.error_status import clean
 from sdk.errors import BullringError
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.wire.error_status import clean
+from sdk.wire.service import MAX_MESSAGE_BYTES
 
 MIB = 1 << 20
 ENV_PASSTHROUGH = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "OPENBLAS_CORETYPE")
@@ -82,7 +83,7 @@ def channel_options() -> list[tuple[str, int]]:
     """
     return [
         ("grpc.max_receive_message_length", MAX_REPLY_BYTES),
-        ("grpc.max_send_message_length", 16 * MIB),
+        ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
         ("grpc.initial_reconnect_backoff_ms", 50),
         ("grpc.max_reconnect_backoff_ms", 500),
         ("grpc.enable_retries", 0),

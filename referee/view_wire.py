@@ -13,7 +13,7 @@ protobuf message is serialized instead. Either way the bytes are those
 ``SerializeToString`` gives (fields in number order), which
 ``tests/referee/test_view_wire.py`` checks over every 6 nimmt! preset and odd values.
 
-Other families' views go through their protobuf messages (:mod:`sdk.codec`): their
+Other families' views go through their protobuf messages (:mod:`sdk.wire.codec`): their
 matches are fewer, and each writer here is one more thing to keep equal to the protocol.
 """
 
@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import cast
 
-from sdk.codec import GAME_FIELDS
 from sdk.game.core import ViewHeader
 from sdk.game.views import SixNimmtView
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.wire.codec import GAME_FIELDS
 
 _VARINT, _LENGTH_DELIMITED = 0, 2  # wire types
 _six_to_proto = GAME_FIELDS[SixNimmtView][1]
@@ -58,7 +58,7 @@ _HEADER_DECISION_TAG = _tag(pb.Header.DECISION_FIELD_NUMBER, _VARINT)
 
 
 def six_nimmt_fields(view: SixNimmtView) -> bytes:
-    """The ``SixNimmtView`` message of `view` on the wire (as ``sdk.codec``'s
+    """The ``SixNimmtView`` message of `view` on the wire (as ``sdk.wire.codec``'s
     conversion serializes it)."""
     # Nearly always every number of a 6 nimmt! view, and every length, is below 128: one
     # byte each. The message is then written as one list of bytes; anything else (a

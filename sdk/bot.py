@@ -36,7 +36,7 @@ class Bot(abc.ABC):
     name: str = "bot"
     version: str = "0"
     author: str = ""
-    # What it plays (sdk/claims.py): "6nimmt" every format of 6 nimmt!, "6nimmt:rounds=1"
+    # What it plays (sdk/wire/claims.py): "6nimmt" every format of 6 nimmt!, "6nimmt:rounds=1"
     # that format only; () means every variant in every format.
     variants: tuple[str, ...] = ()
 

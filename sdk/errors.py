@@ -1,6 +1,6 @@
 """The root of every error Bullring raises on purpose: :class:`BullringError`.
 
-Each package raises narrow subclasses (``sdk.game.RulesError``, ``sdk.codec.CodecError``,
+Each package raises narrow subclasses (``sdk.game.RulesError``, ``sdk.wire.codec.CodecError``,
 ``sdk.InvalidChoice``, the referee's ``ReplayError``, ``ManifestError``, ...), each also a
 subclass of the builtin it used to be (``ValueError``, ``RuntimeError``), so existing
 ``except ValueError`` code keeps working. A tool catches ``BullringError`` once to turn a

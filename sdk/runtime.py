@@ -10,7 +10,7 @@ pool, so sessions of several matches are served at once; one session's calls are
 serialised. The same requests may come as calls, a session's decisions on a
 DecideStream, or everything on a Play stream (docs/protocol.md); each is answered the
 same way. A bot that raises gets an error status for that call (INTERNAL) carrying the
-exception's type, message and traceback in the status details (:mod:`sdk.error_status`:
+exception's type, message and traceback in the status details (:mod:`sdk.wire.error_status`:
 the referee records an EXCEPTION fault); one that returns something that is not an
 offered option gets INTERNAL without details (a PROTOCOL fault). The server keeps serving.
 """
@@ -32,21 +32,20 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from sdk import codec, error_status
 from sdk.bot import Bot, BotFactory, InvalidChoice, choice_index
 from sdk.errors import BullringError
 from sdk.match import DecisionClock
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
 from sdk.stop_signals import StopSignals
-from sdk.view_decoder import ViewDecoder
+from sdk.wire import codec, error_status
+from sdk.wire.service import BOT_SERVICE, MAX_MESSAGE_BYTES
+from sdk.wire.view_decoder import ViewDecoder
 
 log = logging.getLogger("sdk.runtime")
 
-BOT_SERVICE = pb.DESCRIPTOR.services_by_name["Bot"].full_name  # "bullring.v1.Bot"
 DEFAULT_LISTEN = "127.0.0.1:0"
 LISTEN_ENV = "BULLRING_LISTEN"
-MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 GRACE_SECONDS = 2.0
 SERVER_OPTIONS = [
     ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),

@@ -18,9 +18,9 @@ from referee.process import BotStartError
 from referee.replay import ReplayError
 from referee.replay_shape import ShapeError
 from sdk import BullringError, InvalidChoice, RulesError, new_game
-from sdk.codec import CodecError
 from sdk.runtime import ListenError
 from sdk.testing import EngineCheckError
+from sdk.wire.codec import CodecError
 
 ERRORS: dict[type[Exception], type[Exception]] = {
     RulesError: ValueError,

@@ -5,7 +5,7 @@ event once appended. A view's history is a :class:`History`: that list and a len
 building a view costs the same however long the game is, every view of a game shares the
 events, and a view never changes (later events lie beyond its length). A History compares
 equal to any sequence (tuple, list, History) holding the same events, so it behaves as the
-tuple views held before; decoded views (sdk.codec) hold one too.
+tuple views held before; decoded views (sdk.wire.codec) hold one too.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ class History(Sequence["Event"]):
 
     def _fill(self) -> None:
         """Make the first `_length` entries of `_events` real events (a history decoded
-        on demand, sdk.view_decoder, overrides this; an engine's history already is)."""
+        on demand, sdk.wire.view_decoder, overrides this; an engine's history already is)."""
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, History):

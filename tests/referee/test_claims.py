@@ -1,4 +1,4 @@
-"""Hello claims that carry options (sdk/claims.py): ``6nimmt`` claims every format of 6
+"""Hello claims that carry options (sdk/wire/claims.py): ``6nimmt`` claims every format of 6
 nimmt!, ``6nimmt:rounds=1`` that format only. ``bot check`` plays each claimed format
 first and fails invalid claims in one line; ``bullring play`` and ``bot submit`` (a
 league's entry) refuse a bot in a format it did not claim. Real bot processes over gRPC."""
@@ -12,14 +12,8 @@ from typing import Any
 
 import pytest
 
-from sdk.claims import (
-    claim_problems,
-    claimed_formats,
-    claims_cover,
-    parse_claim,
-    parse_claims,
-)
 from sdk.game import PRESETS, RulesError, parse_variant
+from sdk.wire.claims import claim_problems, claimed_formats, claims_cover, parse_claim, parse_claims
 from tests.referee.helpers import bad_bots_copy
 from tests.referee.league.leagues import bullring, write_league
 

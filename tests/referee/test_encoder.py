@@ -7,10 +7,10 @@ import random
 import pytest
 
 from referee.encoder import MatchEncoder
-from sdk import codec
 from sdk.game import PRESETS, GameState, new_game
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from sdk.view_decoder import ViewDecoder
+from sdk.wire import codec
+from sdk.wire.view_decoder import ViewDecoder
 
 
 def play_encoded(state: GameState, encoder: MatchEncoder, rng: random.Random, deltas: bool) -> int:

@@ -15,8 +15,8 @@ from referee.match import run_match
 from referee.replay_model import Replay
 from referee.replay_result import MatchResult
 from referee.spec import MatchSpec
-from sdk import error_status
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.wire import error_status
 from tests.referee.bad_bots import raises
 from tests.referee.helpers import FAST_CLOCK, bot_named, descendants
 

@@ -14,9 +14,9 @@ import pytest
 from referee import replay
 from referee.faults import FaultKind
 from referee.spec import MatchSpec
-from sdk import codec
 from sdk.game import Event, EventKind, GameState
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.wire import codec
 from tests.referee.helpers import ROOMY_CLOCK, bot_named, run_spied, spy_records
 
 SEEDS = range(4)

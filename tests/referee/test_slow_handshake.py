@@ -15,9 +15,9 @@ import grpc
 from referee.manifest import load_manifest
 from referee.process import BotProcess, ProcessLimits
 from referee.sandbox.config import SandboxConfig
-from sdk import codec
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from sdk.runtime import BOT_SERVICE
+from sdk.wire import codec
+from sdk.wire.service import BOT_SERVICE
 from tests.referee.helpers import RANDOM_BOT
 
 PAUSE_S = 0.6  # the bot's process is stopped this long while the referee connects

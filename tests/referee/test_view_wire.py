@@ -10,9 +10,9 @@ from typing import cast
 import pytest
 
 from referee.view_wire import header_fields, six_nimmt_fields
-from sdk.codec import GAME_FIELDS
 from sdk.game import PRESETS, DecisionKind, GameState, SixNimmtView, ViewHeader, new_game
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.wire.codec import GAME_FIELDS
 
 SIX_PRESETS = sorted(name for name in PRESETS if PRESETS[name].family == "6nimmt")
 

@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from sdk import codec
 from sdk.game import (
     PRESETS,
     DecisionKind,
@@ -26,6 +25,7 @@ from sdk.game import (
 )
 from sdk.match import MatchInfo, MatchOutcome
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.wire import codec
 
 
 def random_header(rng: random.Random, variant: str, seat: int = 1) -> ViewHeader:

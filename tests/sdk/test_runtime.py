@@ -16,7 +16,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from sdk import codec, runtime
+from sdk import runtime
 from sdk.game import (
     DecisionKind,
     Event,
@@ -29,6 +29,7 @@ from sdk.game import (
 from sdk.match import MatchInfo, MatchOutcome
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.protocol.bullring.v1 import bot_pb2_grpc as pb_grpc
+from sdk.wire import codec
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = Path(__file__).parent / "bots" / "counting_bot.py"

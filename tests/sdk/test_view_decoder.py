@@ -13,12 +13,12 @@ from typing import cast
 
 import pytest
 
-from sdk import codec, view_decoder
 from sdk.game import SixNimmtView, View, new_game
 from sdk.game.core import Event
 from sdk.game.history import EMPTY, History
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from sdk.view_decoder import ViewDecoder, WireHistory
+from sdk.wire import codec, view_decoder
+from sdk.wire.view_decoder import ViewDecoder, WireHistory
 
 
 def test_session_decoder_matches_full_decoding_over_real_games() -> None:

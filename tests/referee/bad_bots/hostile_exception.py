@@ -6,8 +6,8 @@ EXCEPTION fault whose traceback is bounded and printable line by line)."""
 
 import grpc
 
-from sdk import error_status
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.wire import error_status
 from tests.referee.bad_bots.rawbot import RawBot, Reply, serve
 
 NASTY = "[/red][bold]\x1b[2J\x1b]0;pwned\x07\r\u202e\x00"

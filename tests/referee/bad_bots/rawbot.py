@@ -25,7 +25,7 @@ from google.protobuf.message import Message
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
-from sdk.runtime import BOT_SERVICE
+from sdk.wire.service import BOT_SERVICE
 
 Reply = pb.DecideReply | bytes
 

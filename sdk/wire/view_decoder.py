@@ -1,9 +1,9 @@
 """The bot's side of the codec: :class:`ViewDecoder` decodes a session's views, decoding
 only the history a view adds to the last one, and that only when the bot reads it.
 
-It builds on the shared conversions (:mod:`sdk.codec`) and never on the referee's
+It builds on the shared conversions (:mod:`sdk.wire.codec`) and never on the referee's
 encoder (:mod:`referee.encoder`); the two agree only on the wire format of a history
-record (:func:`sdk.codec.history_record`).
+record (:func:`sdk.wire.codec.history_record`).
 """
 
 from __future__ import annotations
@@ -14,18 +14,18 @@ from typing import overload
 
 from google.protobuf.message import DecodeError
 
-from sdk.codec import (
+from sdk.game.core import Event
+from sdk.game.history import History
+from sdk.game.views import View
+from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.wire.codec import (
     CodecError,
     check_event,
     event_from_proto,
     game_from_proto,
     header_from_proto,
 )
-from sdk.codec import history_record as _record
-from sdk.game.core import Event
-from sdk.game.history import History
-from sdk.game.views import View
-from sdk.protocol.bullring.v1 import bot_pb2 as pb
+from sdk.wire.codec import history_record as _record
 
 
 class ViewDecoder:
@@ -38,7 +38,7 @@ class ViewDecoder:
     history it decoded last, and when the new header's bytes are (fields without history)
     + (those records) + (records of the new entries), only the new entries are taken;
     any other header (a new match, a history that changed) is taken in full. So the
-    result always equals :func:`sdk.codec.view_from_proto` of the view with its whole
+    result always equals :func:`sdk.wire.codec.view_from_proto` of the view with its whole
     history.
 
     The entries taken are checked at once (an unknown kind or side is a CodecError, as in
