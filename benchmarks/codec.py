@@ -19,7 +19,7 @@ import random
 import time
 from collections.abc import Callable
 
-from referee.encoder import MatchEncoder
+from referee.match.encoder import MatchEncoder
 from sdk.game import (
     PRESETS,
     DecisionKind,

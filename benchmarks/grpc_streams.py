@@ -25,7 +25,7 @@ import time
 
 # isort: off
 # benchmarks.referee loads the referee package first, which tunes gRPC's I/O engine
-# before grpc loads (referee/grpc_tuning.py); its echo servers serve both ways.
+# before grpc loads (referee/bots/grpc_tuning.py); its echo servers serve both ways.
 from benchmarks.referee import ECHO_METHOD, ECHO_STREAM_METHOD, EchoServers
 import grpc
 import grpc.aio

@@ -37,8 +37,8 @@ from referee.league.config import LeagueConfig
 from referee.league.formats import PlannedMatch
 from referee.league.ratings import Ratings
 from referee.league.store import LeagueStore
-from referee.replay_digest import digest as replay_digest
-from referee.replay_digest import digest_text
+from referee.replay.digest import digest as replay_digest
+from referee.replay.digest import digest_text
 from referee.spec import MatchSpec
 
 VARIANTS = (("6nimmt", "rounds=1", 4), ("xnimmt", "", 3))

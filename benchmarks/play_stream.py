@@ -33,8 +33,8 @@ from collections.abc import Sequence
 
 # isort: off
 # The referee package first: it tunes gRPC's I/O engine before grpc loads, and the
-# servers started from here inherit the setting (referee/grpc_tuning.py).
-from referee.bot_transport import play_decide
+# servers started from here inherit the setting (referee/bots/grpc_tuning.py).
+from referee.bots.transport import play_decide
 import grpc
 import grpc.aio
 
@@ -42,7 +42,7 @@ import grpc.aio
 from benchmarks.league import PROJECTED as LEAGUE_MATCHES
 from benchmarks.league import TARGET_S as LEAGUE_TARGET_S
 from benchmarks.referee import ECHO_STREAM_METHOD, EchoServers, ServerProcesses, cpu_of
-from referee.encoder import MatchEncoder
+from referee.match.encoder import MatchEncoder
 from sdk.game import driver, new_game
 from sdk.match import MatchInfo, MatchOutcome
 from sdk.protocol.bullring.v1 import bot_pb2 as pb

@@ -30,7 +30,7 @@ fan-out caller's and its echo servers' per echo call.
 
     .venv/bin/python -m benchmarks.referee [--concurrency 2] [--rounds 5] [--matches 8]
 
-Everything runs with the referee's gRPC tuning (referee/grpc_tuning.py); to measure with
+Everything runs with the referee's gRPC tuning (referee/bots/grpc_tuning.py); to measure with
 gRPC's defaults instead, run it with ``GRPC_EXPERIMENTS=`` (empty) in the environment.
 
 The machine is shared, so one measurement is noisy: the three parts run interleaved, round
@@ -60,15 +60,15 @@ from pathlib import Path
 
 # isort: off
 # The referee package first: it tunes gRPC's I/O engine, which only takes effect before
-# grpc loads (referee/grpc_tuning.py). The echo servers, started from this process, inherit
+# grpc loads (referee/bots/grpc_tuning.py). The echo servers, started from this process, inherit
 # the same setting as the bot processes get, so every part runs on the same gRPC.
-from referee.match import play_match
+from referee.match.runner import play_match
 import grpc
 import grpc.aio
 
 # isort: on
-from referee.manifest import load_manifest
-from referee.process import BotPool
+from referee.bots.manifest import load_manifest
+from referee.bots.process import BotPool
 from referee.spec import ClockSpec, MatchSpec
 
 ROOT = Path(__file__).resolve().parents[1]

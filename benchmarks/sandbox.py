@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee.manifest import load_manifest
-from referee.process import BotPool
+from referee.bots.manifest import load_manifest
+from referee.bots.process import BotPool
 from referee.sandbox.box import LAUNCHER, BotSandbox
 from referee.sandbox.bubblewrap import bwrap_path
 from referee.sandbox.config import NO_SANDBOX, SandboxConfig

@@ -1,9 +1,9 @@
 """Benchmark data: matches played in-process by stand-in policies, no bot processes.
 
 :func:`play_synthetic` plays one match with the real engine and records a real replay
-and result through the referee's own replay builder (referee/replay.py: the same
+and result through the referee's own replay builder (referee/replay/files.py: the same
 ``ReplayBuilder.for_match``, ``decision``, ``snapshot`` and ``match_result`` steps as
-referee/match.py); only the bots are replaced by simple policies, so the leaderboard
+referee/match/runner.py); only the bots are replaced by simple policies, so the leaderboard
 benchmark can make its large store fast. Bot names pick the policy: ``low*`` plays its
 lowest option, ``high*`` its highest, ``flaky*`` plays like ``random`` but faults (TIMEOUT,
 then the referee's fallback option) on a seeded 3% of its decisions; anything else
@@ -20,9 +20,9 @@ from pathlib import Path
 
 from referee.faults import Fault, FaultKind
 from referee.league.config import LeagueConfig, VariantConfig
-from referee.match import FALLBACK_INDEX
-from referee.replay import ReplayBuilder
-from referee.replay_result import MatchResult
+from referee.match.runner import FALLBACK_INDEX
+from referee.replay.record import ReplayBuilder
+from referee.replay.result import MatchResult
 from referee.spec import BotSpec, ClockSpec, MatchSpec
 from sdk.game import driver, new_game, parse_variant
 

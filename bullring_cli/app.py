@@ -5,7 +5,7 @@ neither package imports the other's CLI (or this package).
 
 Sub-commands and sub-apps register themselves here (``app.command`` / ``app.add_typer``).
 User errors (every ``BullringError``: bad variant, manifest, league file, store, replay
-file...) are caught once, by :class:`~referee.cli_errors.UserErrorGroup`: one line, exit 2.
+file...) are caught once, by :class:`~referee.cli.errors.UserErrorGroup`: one line, exit 2.
 """
 
 from __future__ import annotations
@@ -20,8 +20,12 @@ import typer
 
 from bullring_cli import demo, help_format, new_bot
 from leaderboard import cli as cli_leaderboard
-from referee import cli_bot, cli_debug, cli_league, cli_play, cli_replay
-from referee.cli_errors import UserErrorGroup
+from referee.cli import bot as cli_bot
+from referee.cli import debug as cli_debug
+from referee.cli import league as cli_league
+from referee.cli import play as cli_play
+from referee.cli import replay as cli_replay
+from referee.cli.errors import UserErrorGroup
 
 INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C
 

@@ -15,8 +15,11 @@ from typing import Annotated
 import typer
 
 from leaderboard.build import build_site
-from referee.cli_errors import fail, make_output_folder
-from referee.cli_league import load, run_with_progress, standings_json
+from referee.cli.errors import fail
+from referee.cli.output import make_output_folder
+from referee.cli.progress import run_with_progress
+from referee.league.config import load_league
+from referee.league.status import standings_json
 from referee.league.store import LeagueStore, StoreError, store_errors
 from referee.sandbox.config import NO_SANDBOX
 from referee.sandbox.probe import available
@@ -31,7 +34,7 @@ def demo(
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
 ) -> None:
     """Run the demo league (example bots, every variant) and build its leaderboard."""
-    config = load(league)
+    config = load_league(league)
     make_output_folder(out, "--out")
     problem = available(config.sandbox) if config.sandbox.enabled else None
     if problem is not None:

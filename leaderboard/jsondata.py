@@ -10,7 +10,7 @@ from typing import Any
 
 from leaderboard import paths
 from leaderboard.model import LeagueInfo, VariantStandings
-from referee.replay_digest import DIGEST_SCHEMA_ID
+from referee.replay.digest import DIGEST_SCHEMA_ID
 
 LEAGUE_SCHEMA_ID = "bullring.league/1"
 STANDINGS_SCHEMA_ID = "bullring.standings/2"

@@ -1,7 +1,7 @@
 """Every match's page, holding its replay viewer data (leaderboard/viewer_data.py).
 
 One file per match: the page carries its data (deflated, base64) in a script line: the
-match's digest the league stored when it was played (referee/replay_digest.py), or, for a
+match's digest the league stored when it was played (referee/replay/digest.py), or, for a
 match stored before digests were, cut from the stored replay's text without simulating
 or fully parsing it (viewer_text.py),
 and everything the match pages share (header, replay controls, help) is rendered once,

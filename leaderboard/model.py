@@ -177,7 +177,7 @@ class BotPage:
 
 
 ReplayLoader = Callable[[str], bytes | None]
-"""Returns the stored replay of a match id as JSON text (see referee/replay.py), or None."""
+"""Returns the stored replay of a match id as JSON text (see referee/replay/files.py), or None."""
 
 
 @dataclass

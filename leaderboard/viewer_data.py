@@ -1,9 +1,9 @@
 """The replay viewer's data for one match: only what the viewer shows, made from the
 stored replay without simulating the game (docs/leaderboard.md has its JSON Schema).
 
-A replay (referee/replay.py, format 2 or later) holds the decisions with every option
+A replay (referee/replay/files.py, format 2 or later) holds the decisions with every option
 offered, the seats' histories, and a snapshot of the table after every decision
-(referee/snapshots.py). The viewer draws the table from the snapshots and says what each
+(referee/replay/snapshots.py). The viewer draws the table from the snapshots and says what each
 decision chose, so it keeps (as JSON; the match page holds this JSON deflated and
 base64-encoded, ``<script>Bullring.replayLoaded("eNq...");</script>``, see
 :func:`packed_data`)::
@@ -25,7 +25,7 @@ the viewer never draws (``hand_sizes``: the hands give it; 11 nimmt!'s
 ``turn_start_tops``) are left out, and so are the histories, which the viewer never reads.
 A replay recorded before snapshots existed is re-simulated once to make them.
 
-:func:`viewer_data` is the definition: the match's digest (referee/replay_digest.py),
+:func:`viewer_data` is the definition: the match's digest (referee/replay/digest.py),
 plus the log links. A league's store keeps each match's digest, made when it was played,
 so the build copies it; for a match stored without one (a store from before digests) the
 build makes the same JSON text from the stored replay's text without parsing it all
@@ -45,7 +45,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from leaderboard.viewer_text import viewer_json
-from referee.replay_digest import DROPPED_FIELDS, digest, digest_text, family_of
+from referee.replay.digest import DROPPED_FIELDS, digest, digest_text, family_of
 
 __all__ = [
     "DROPPED_FIELDS",

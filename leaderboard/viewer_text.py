@@ -9,7 +9,7 @@ copied as they are, less the fields the viewer never draws. The result is the sa
 text, byte for byte, as ``json.dumps(viewer_data(json.loads(text)))`` (the tests compare
 them on every replay of a real league).
 
-It relies on the shape the referee writes (referee/replay.py, stored compact by
+It relies on the shape the referee writes (referee/replay/files.py, stored compact by
 referee/league/store.py): key order, compact separators, options as number lists. Any
 replay that is not in that shape (an older version, a hand-made file) gets None, and the
 caller parses it in full. A bot cannot forge that shape from inside a string (a fault's
@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from referee.replay_digest import DIGEST_SCHEMA_ID, decision_row, family_of
+from referee.replay.digest import DIGEST_SCHEMA_ID, decision_row, family_of
 
 Json = Any
 

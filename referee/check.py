@@ -1,6 +1,6 @@
 """Conformance check of a bot (``bullring bot check``): does it start, answer and play?
 
-The bot is started exactly as the referee starts it (:class:`referee.process.BotPool`:
+The bot is started exactly as the referee starts it (:class:`referee.bots.process.BotPool`:
 its manifest's command in the sandbox, a private Unix socket, resource limits). The check
 then
 
@@ -37,13 +37,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from referee.bot_client import BotClient, protocol_mismatch
+from referee.bots.client import BotClient, protocol_mismatch
+from referee.bots.manifest import load_manifest
+from referee.bots.process import BotPool, BotStartError
 from referee.faults import Fault, FaultKind
 from referee.league.formats import league_match_id
-from referee.manifest import load_manifest
-from referee.match import DecisionRecord, play_match
-from referee.process import BotPool, BotStartError
-from referee.replay_result import MatchResult
+from referee.match.runner import DecisionRecord, play_match
+from referee.replay.result import MatchResult
 from referee.sandbox.config import SandboxConfig
 from referee.spec import BotSpec, ClockSpec, MatchSpec
 from sdk.game import GameState

@@ -60,7 +60,7 @@ class Fault:
 @dataclass(frozen=True)
 class LogTail:
     """The end of what one seat's process printed during one match: at most
-    ``referee.bot_log.TAIL_BYTES`` bytes (`data`: the bot's own bytes, untrusted) of the
+    ``referee.bots.log.TAIL_BYTES`` bytes (`data`: the bot's own bytes, untrusted) of the
     `total` it printed then."""
 
     seat: int

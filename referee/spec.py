@@ -1,5 +1,5 @@
 """The referee's plain data: bots, clocks and match specs (faults are in
-:mod:`referee.faults`, a match's result in :mod:`referee.replay_result`).
+:mod:`referee.faults`, a match's result in :mod:`referee.replay.result`).
 
 These are what the referee's match runner takes and gives, what a league schedules and
 stores, and what executors ship between processes (all picklable, all JSON-able through

@@ -6,7 +6,7 @@ picks are asked of every pending seat before any of them is applied, as the refe
 An exception in a bot, or an answer that is not an offered option, propagates to the
 caller.
 
-With ``clock=True`` the clock is the referee's (referee/match.py): each decision's time
+With ``clock=True`` the clock is the referee's (referee/match/runner.py): each decision's time
 beyond its deadline is taken from the seat's time bank; a decision that took longer than
 its deadline and the bank left is a TIMEOUT fault: its answer is dropped, the seat gets
 the fallback option (the first, in canonical order) and its bank is emptied; after

@@ -31,7 +31,153 @@ ALLOWED: dict[str, frozenset[str]] = {
 # The layers inside each package, top first: a module may import its own layer and the
 # ones below it. A layer is a list of module names; a name stands for itself and, when it
 # is a package, every module inside it.
-LAYERS: dict[str, list[list[str]]] = {}
+LAYERS: dict[str, list[list[str]]] = {
+    "sdk": [
+        ["sdk.runtime", "sdk.envs", "sdk.testing", "sdk.view_docs"],
+        ["sdk.local", "sdk.search"],
+        ["sdk.bot", "sdk.montecarlo", "sdk.wire"],
+        ["sdk.match", "sdk.seeding", "sdk.stop_signals", "sdk.protocol"],
+        ["sdk.game"],
+        ["sdk.errors"],
+    ],
+    "sdk.wire": [
+        ["sdk.wire.view_decoder"],
+        ["sdk.wire.codec"],
+        ["sdk.wire.claims", "sdk.wire.error_status", "sdk.wire.service"],
+    ],
+    "sdk.envs": [
+        ["sdk.envs.gymnasium"],
+        ["sdk.envs.pettingzoo", "sdk.envs.openspiel"],
+        ["sdk.envs.encoding"],
+        ["sdk.envs.family_codecs", "sdk.envs.stepper"],
+        ["sdk.envs.codec_base"],
+    ],
+    "sdk.testing": [["sdk.testing.runs"], ["sdk.testing.checks"]],
+    "sdk.game": [
+        ["sdk.game.variants"],
+        ["sdk.game.sixnimmt", "sdk.game.xnimmt", "sdk.game.elevennimmt", "sdk.game.hornochsen"],
+        ["sdk.game.driver", "sdk.game.engine_support", "sdk.game.eventlog", "sdk.game.family"],
+        ["sdk.game.views", "sdk.game.history", "sdk.game.dealing", "sdk.game.cards"],
+        ["sdk.game.core"],
+    ],
+    "sdk.game.sixnimmt": [
+        ["sdk.game.sixnimmt.batch"],
+        ["sdk.game.sixnimmt.constructors"],
+        ["sdk.game.sixnimmt.rules"],
+        ["sdk.game.sixnimmt.position", "sdk.game.sixnimmt.view"],
+        ["sdk.game.sixnimmt.setup"],
+    ],
+    "sdk.game.xnimmt": [
+        ["sdk.game.xnimmt.constructors"],
+        ["sdk.game.xnimmt.rules"],
+        ["sdk.game.xnimmt.setup"],
+    ],
+    "sdk.game.elevennimmt": [
+        ["sdk.game.elevennimmt.constructors"],
+        ["sdk.game.elevennimmt.rules"],
+        ["sdk.game.elevennimmt.options", "sdk.game.elevennimmt.turnoptions"],
+        ["sdk.game.elevennimmt.table", "sdk.game.elevennimmt.setup"],
+    ],
+    "sdk.game.hornochsen": [
+        ["sdk.game.hornochsen.constructors"],
+        ["sdk.game.hornochsen.rules"],
+        ["sdk.game.hornochsen.position", "sdk.game.hornochsen.view"],
+        ["sdk.game.hornochsen.setup"],
+    ],
+    "referee": [
+        ["referee.cli"],
+        ["referee.check"],
+        ["referee.league"],
+        ["referee.match"],
+        ["referee.bots", "referee.replay"],
+        ["referee.sandbox"],
+        ["referee.limits", "referee.decompress"],
+        ["referee.spec", "referee.faults"],
+    ],
+    "referee.cli": [
+        ["referee.cli.bot"],
+        [
+            "referee.cli.check",
+            "referee.cli.debug",
+            "referee.cli.league",
+            "referee.cli.play",
+            "referee.cli.replay",
+        ],
+        [
+            "referee.cli.options",
+            "referee.cli.output",
+            "referee.cli.progress",
+            "referee.cli.replay_browser",
+            "referee.cli.trace",
+        ],
+        ["referee.cli.errors"],
+    ],
+    "referee.league": [
+        ["referee.league.status", "referee.league.replays"],
+        ["referee.league.runner"],
+        ["referee.league.executors", "referee.league.keyfile"],
+        ["referee.league.store", "referee.league.local_pool", "referee.league.run_lock"],
+        ["referee.league.store_reads"],
+        ["referee.league.store_rows"],
+        ["referee.league.formats", "referee.league.ratings"],
+        ["referee.league.config"],
+    ],
+    "referee.match": [["referee.match.runner"], ["referee.match.encoder"], ["referee.match.wire"]],
+    "referee.bots": [
+        ["referee.bots.preflight"],
+        ["referee.bots.client"],
+        ["referee.bots.output", "referee.bots.transport"],
+        ["referee.bots.process"],
+        ["referee.bots.log", "referee.bots.manifest", "referee.bots.grpc_tuning"],
+    ],
+    "referee.replay": [
+        ["referee.replay.digest"],
+        ["referee.replay.resimulate"],
+        ["referee.replay.record"],
+        ["referee.replay.result", "referee.replay.values", "referee.replay.files"],
+        ["referee.replay.model"],
+        ["referee.replay.shape", "referee.replay.snapshots"],
+    ],
+    "referee.sandbox": [
+        ["referee.sandbox.probe"],
+        ["referee.sandbox.box"],
+        ["referee.sandbox.bubblewrap", "referee.sandbox.folders"],
+        ["referee.sandbox.config"],
+        ["referee.sandbox.cgroups", "referee.sandbox.launch"],
+    ],
+    "leaderboard": [
+        ["leaderboard.cli"],
+        ["leaderboard.build"],
+        ["leaderboard.render"],
+        [
+            "leaderboard.match_files",
+            "leaderboard.jsondata",
+            "leaderboard.from_store",
+            "leaderboard.screenshots",
+        ],
+        ["leaderboard.pages", "leaderboard.viewer_data"],
+        [
+            "leaderboard.charts",
+            "leaderboard.model",
+            "leaderboard.rules",
+            "leaderboard.viewer_text",
+            "leaderboard.paths",
+        ],
+    ],
+    "bullring_cli": [
+        ["bullring_cli.app"],
+        ["bullring_cli.demo", "bullring_cli.new_bot", "bullring_cli.help_format"],
+    ],
+    "example_bots": [
+        ["example_bots.winner_bot", "example_bots.gym_env"],
+        [
+            "example_bots.montecarlo_bot",
+            "example_bots.learned_bot",
+            "example_bots.openspiel_ismcts_bot",
+        ],
+        ["example_bots.rules_bot", "example_bots.random_bot"],
+    ],
+}
 GENERATED = "sdk.protocol.bullring"  # protoc's output: not ours to layer
 
 

@@ -1,5 +1,5 @@
 """The codec's three parts keep apart: the shared conversions (sdk/wire/codec.py) import
-neither end's fast path, the referee's encoder (referee/encoder.py) never imports the
+neither end's fast path, the referee's encoder (referee/match/encoder.py) never imports the
 bot's decoder (sdk/wire/view_decoder.py), and the decoder never imports the encoder (or
 anything of the referee)."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED, ENCODER, DECODER = "sdk.wire.codec", "referee.encoder", "sdk.wire.view_decoder"
+SHARED, ENCODER, DECODER = "sdk.wire.codec", "referee.match.encoder", "sdk.wire.view_decoder"
 
 
 def imported_modules(module: str) -> set[str]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from leaderboard.build import BuildError
+from referee.bots.manifest import ManifestError
+from referee.bots.process import BotStartError
 from referee.decompress import DecompressError
 from referee.league.config import LeagueFileError
 from referee.league.keyfile import LeagueKeyError
@@ -13,10 +15,8 @@ from referee.league.local_pool import PoolError
 from referee.league.runner import LeagueError
 from referee.league.store import StoreError
 from referee.limits import LimitError
-from referee.manifest import ManifestError
-from referee.process import BotStartError
-from referee.replay import ReplayError
-from referee.replay_shape import ShapeError
+from referee.replay.model import ReplayError
+from referee.replay.shape import ShapeError
 from sdk import BullringError, InvalidChoice, RulesError, new_game
 from sdk.runtime import ListenError
 from sdk.testing import EngineCheckError

@@ -14,7 +14,7 @@ from benchmarks.strength_table import markdown
 from referee.league.config import parse_league
 from referee.league.executors import MatchAttempt
 from referee.league.runner import LeagueRunner, RatingKeeper, record_outcome
-from referee.replay_result import MatchResult
+from referee.replay.result import MatchResult
 from referee.spec import MatchSpec
 from sdk.game import ranks_from_scores
 

@@ -13,7 +13,7 @@ var Bullring = (function () {
      One data file per match (leaderboard/viewer_data.py): the decisions and a snapshot of
      the table after each one (delta-encoded). The referee's table shows every hand; a
      seat's table shows only what that seat's own view held at that step (tableOf, the
-     rule of referee.snapshots.seat_view). Unknown fields and kinds are ignored. */
+     rule of referee.replay.snapshots.seat_view). Unknown fields and kinds are ignored. */
   var viewer = null;
   var early = null;  // replay data that arrived before the viewer was set up
   var SPECIALS = { 1: "x2", 2: "+5" };

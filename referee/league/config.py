@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from referee.bots.manifest import load_manifest
 from referee.limits import (
     CLOCK_LIMITS,
     MAX_BATCH,
@@ -131,8 +132,6 @@ ManifestLoader = Callable[[Path], BotSpec]
 
 def default_manifest_loader(path: Path) -> BotSpec:
     """Load a bot manifest (bot.toml) with the referee's loader."""
-    from referee.manifest import load_manifest  # the referee's bot.toml reader
-
     return load_manifest(path)
 
 

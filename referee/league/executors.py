@@ -1,7 +1,7 @@
 """Executors: run a batch of matches and yield their outcomes as they complete.
 
 An executor owns workers; each worker keeps one :class:`MatchPlayer` (for the referee: a
-:class:`~referee.process.BotPool` that starts each bot once) for the whole league, so
+:class:`~referee.bots.process.BotPool` that starts each bot once) for the whole league, so
 bots are not restarted per match. Executors never touch the store: the league runner
 records outcomes in the main process, in schedule order for ratings.
 
@@ -33,22 +33,22 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from referee import grpc_tuning
+from referee.bots import grpc_tuning
 from referee.league.local_pool import Done, ProcessPool
 from referee.league.store import compress_replay
-from referee.replay_digest import packed_digest
-from referee.replay_result import MatchResult
+from referee.replay.digest import packed_digest
+from referee.replay.result import MatchResult
 from referee.sandbox.config import SandboxConfig
 from referee.spec import MatchSpec
 
 if TYPE_CHECKING:
-    from referee.process import ProcessLimits
+    from referee.bots.process import ProcessLimits
 
 
 class MatchPlayer(Protocol):
     """Plays matches one at a time inside one worker (async: the referee is asyncio).
 
-    Not to be confused with :class:`referee.match.MatchRunner`, which runs one match.
+    Not to be confused with :class:`referee.match.runner.MatchRunner`, which runs one match.
     """
 
     async def run(self, spec: MatchSpec) -> MatchResult: ...
@@ -64,19 +64,21 @@ RunnerFactory = Callable[[], MatchPlayer]
 
 
 class RefereeRunner:
-    """The real thing: :func:`referee.match.play_match` with one BotPool per worker, its
+    """The real thing: :func:`referee.match.runner.play_match` with one BotPool per worker, its
     bots in `sandbox` (default: the default sandbox) with `limits`. A factory for another
     sandbox: ``functools.partial(RefereeRunner, sandbox)`` (picklable)."""
 
     def __init__(
         self, sandbox: SandboxConfig | None = None, limits: ProcessLimits | None = None
     ) -> None:
-        from referee.process import BotPool, ProcessLimits
+        # Bot processes and the match runner bring in grpc: imported when a runner is
+        # made, so that reading a league (status, the site) does without it.
+        from referee.bots.process import BotPool, ProcessLimits
 
         self.pool = BotPool(limits or ProcessLimits(), sandbox or SandboxConfig())
 
     async def run(self, spec: MatchSpec) -> MatchResult:
-        from referee.match import play_match
+        from referee.match.runner import play_match
 
         return await play_match(spec, self.pool)
 
@@ -101,7 +103,7 @@ class MatchAttempt:
     started_at: float
     finished_at: float
     replay_zlib: bytes | None = None  # the replay, compressed where the match ran
-    digest_zlib: bytes | None = None  # its digest for viewers (referee/replay_digest.py)
+    digest_zlib: bytes | None = None  # its digest for viewers (referee/replay/digest.py)
 
 
 class MatchWorker:
@@ -447,7 +449,7 @@ class RayExecutor(Executor):
 
 class _RayWorker:
     """The body of a Ray actor: a :class:`MatchWorker`. `grpc_env`: the league process's
-    gRPC setting (referee/grpc_tuning.py), set here before the runner imports grpc: Ray
+    gRPC setting (referee/bots/grpc_tuning.py), set here before the runner imports grpc: Ray
     starts its workers without it."""
 
     def __init__(self, factory: RunnerFactory, grpc_env: dict[str, str]) -> None:

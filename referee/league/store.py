@@ -37,7 +37,7 @@ from referee.league.store_rows import (
     manifest_hash,
 )
 from referee.limits import LOCK_TIMEOUT_S
-from referee.replay_result import MatchResult
+from referee.replay.result import MatchResult
 from referee.spec import BotSpec
 from sdk.errors import BullringError
 
@@ -476,7 +476,7 @@ class LeagueStore(StoreReads):
     ) -> bool:
         """Record a finished match inside the caller's transaction (`replay_zlib`: its
         replay already compressed, else ``result.replay`` is; `digest_zlib`: its digest,
-        referee/replay_digest.py, made where the match ran; a match without one is
+        referee/replay/digest.py, made where the match ran; a match without one is
         published from its replay).
 
         Returns False (and writes nothing) when the match already has its result, so a

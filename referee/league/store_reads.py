@@ -10,7 +10,7 @@ import json
 import sqlite3
 from typing import Any
 
-from referee.bot_log import TAIL_BYTES, printable_log
+from referee.bots.log import TAIL_BYTES, printable_log
 from referee.decompress import inflate
 from referee.league.ratings import RatedMatch, Rating
 from referee.league.store_rows import MatchRow, RegisteredBot, Standing, StoredLog, _match_row
@@ -194,7 +194,7 @@ class StoreReads:
         return [dict(row) for row in self.db.execute(query + " ORDER BY id", args)]
 
     def replay(self, match_id: str) -> dict[str, Any] | None:
-        """A finished match's replay (see referee/replay.py), or None."""
+        """A finished match's replay (see referee/replay/files.py), or None."""
         text = self.replay_text(match_id)
         if text is None:
             return None
@@ -247,7 +247,7 @@ class StoreReads:
         ]
 
     def bot_logs(self, match_id: str) -> dict[int, str]:
-        """Each seat's log tail in a match as printable text (referee.bot_log.printable_log)."""
+        """Each seat's log tail in a match as printable text (referee.bots.log.printable_log)."""
         return {log.seat: printable_log(log.data) for log in self.log_tails(match_id)}
 
     def logged_seats(self) -> set[tuple[str, int]]:
@@ -280,7 +280,7 @@ class StoreReads:
         return faults
 
     def digest_zlib(self, match_id: str) -> bytes | None:
-        """A finished match's digest (referee/replay_digest.py) as stored: compact JSON,
+        """A finished match's digest (referee/replay/digest.py) as stored: compact JSON,
         zlib-compressed; None when the match has none (recorded before digests were)."""
         if not self._has_table("digests"):
             return None

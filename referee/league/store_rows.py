@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.bot_log import TAIL_BYTES
+from referee.bots.log import TAIL_BYTES, printable_log
 from referee.league.ratings import conservative_rating
 from referee.spec import BotSpec
 
@@ -112,7 +112,7 @@ def manifest_conflict(key: str, digest: str | None, registered: str | None) -> s
 @dataclass(frozen=True)
 class StoredLog:
     """The tail of one seat's bot log in one match: `data` (the bot's own bytes, at most
-    TAIL_BYTES: untrusted, see referee.bot_log.printable_log) of the `total` it printed."""
+    TAIL_BYTES: untrusted, see referee.bots.log.printable_log) of the `total` it printed."""
 
     match_id: str
     seat: int
@@ -122,8 +122,6 @@ class StoredLog:
 
     def to_json(self) -> dict[str, Any]:
         """As ``bullring league log --json`` prints it (the text made printable)."""
-        from referee.bot_log import printable_log
-
         return {
             "match_id": self.match_id,
             "seat": self.seat,

@@ -56,6 +56,7 @@ from referee.sandbox.folders import (
     sandbox_path,
 )
 from referee.spec import BotSpec
+from sdk.errors import BullringError
 
 DISABLE_USERNS_BWRAP = (0, 8)
 SOCKET_FOLDER = "/run/bullring"  # where the bot's socket folder is, inside the sandbox
@@ -67,7 +68,7 @@ LAUNCHER = Path(__file__).with_name("launch.py")
 MIB = 1 << 20
 
 
-class BotStartRefused(ValueError):
+class BotStartRefused(BullringError, ValueError):
     """A bot this sandbox cannot start as described (its message says why)."""
 
 

@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from sdk.errors import BullringError
+
 CONTROLLERS = ("memory", "pids", "cpu")
 CPU_PERIOD_US = 100_000
 PREFIX = "bullring-"  # every cgroup the referee makes: bullring-<referee pid>-<n>-<tag>
@@ -42,7 +44,7 @@ HOW_TO = (
 )
 
 
-class CgroupError(RuntimeError):
+class CgroupError(BullringError, RuntimeError):
     """Per-bot cgroups cannot be made here; the message says what is missing."""
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.sandbox import cgroups
+from sdk.errors import BullringError
 
 
-class SandboxUnavailable(RuntimeError):
+class SandboxUnavailable(BullringError, RuntimeError):
     """The sandbox cannot run here; the message names what is missing and how to get it."""
 
 

@@ -8,7 +8,7 @@ PLACE_CARD, SPECIAL is SPECIAL_CARD, END_TURN is TURN_END), so enums go over as 
 
 Decoding refuses what it cannot represent (an unknown enum number, a view with no game)
 with :class:`CodecError`. The two ends' fast paths build on this module and never on each
-other: the referee's per-match wire encoder is :mod:`referee.encoder`, the bot's
+other: the referee's per-match wire encoder is :mod:`referee.match.encoder`, the bot's
 incremental view decoder :mod:`sdk.wire.view_decoder` (tests/test_codec_split.py checks the
 imports). The wire helpers at the end (:func:`length_delimited`, :func:`history_record`)
 are the bytes both fast paths agree on.
@@ -384,7 +384,7 @@ def decide_request(
 ) -> pb.DecideRequest:
     """The Decide request for one decision of `seat`, the view's history from
     `history_offset` on (the session already has the events before it). The referee
-    sends the same message, encoded faster (:class:`referee.encoder.MatchEncoder`)."""
+    sends the same message, encoded faster (:class:`referee.match.encoder.MatchEncoder`)."""
     decision = view.header.decision
     return pb.DecideRequest(
         match_id=match_id,

@@ -2,7 +2,7 @@
 only the history a view adds to the last one, and that only when the bot reads it.
 
 It builds on the shared conversions (:mod:`sdk.wire.codec`) and never on the referee's
-encoder (:mod:`referee.encoder`); the two agree only on the wire format of a history
+encoder (:mod:`referee.match.encoder`); the two agree only on the wire format of a history
 record (:func:`sdk.wire.codec.history_record`).
 """
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from bullring_cli.app import app
 from referee.league.store import LeagueStore
-from referee.replay import load
+from referee.replay.files import load
 from tests.referee.league.leagues import bullring
 from tests.referee.test_cli import GOOD
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bullring_cli.app import app
-from referee.replay import load
+from referee.replay.files import load
 from tests.referee.league.leagues import REPO
 
 runner = CliRunner()

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.bots.manifest import load_manifest
 from referee.check import run_check
-from referee.manifest import load_manifest
 from referee.spec import ClockSpec
 
 ROOT = Path(__file__).resolve().parents[2]

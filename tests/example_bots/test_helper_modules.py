@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from referee.bots.manifest import load_manifest
+from referee.bots.process import BotPool
 from referee.check import run_check
-from referee.manifest import load_manifest
-from referee.match import play_match
-from referee.process import BotPool
-from referee.replay_result import MatchResult
+from referee.match.runner import play_match
+from referee.replay.result import MatchResult
 from referee.sandbox.config import NO_SANDBOX, SandboxConfig, SandboxUnavailable
 from referee.sandbox.probe import ensure_available
 from referee.spec import ClockSpec, MatchSpec

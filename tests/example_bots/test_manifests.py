@@ -13,7 +13,7 @@ from example_bots.openspiel_ismcts_bot.bot import OpenSpielISMCTSBot
 from example_bots.random_bot.bot import RandomBot
 from example_bots.rules_bot.bot import RulesBot
 from example_bots.winner_bot.bot import WinnerBot
-from referee.manifest import load_manifest
+from referee.bots.manifest import load_manifest
 from sdk.bot import Bot
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "example_bots"

@@ -12,7 +12,9 @@ import pytest
 
 from leaderboard import paths
 from referee.league.store import LeagueStore
-from referee.replay import Replay, new_state, option_from_json
+from referee.replay.model import Replay
+from referee.replay.resimulate import new_state
+from referee.replay.values import option_from_json
 from tests.leaderboard.browser import Problems, launch
 from tests.leaderboard.tables import table_of
 

@@ -17,7 +17,7 @@ import pytest
 
 from leaderboard import paths
 from referee.league.store import LeagueStore
-from referee.snapshots import expand
+from referee.replay.snapshots import expand
 from sdk.game.cards import hornochsen_points, nimmt_heads
 from tests.leaderboard.browser import launch
 from tests.leaderboard.conftest import RETIRED_BOT

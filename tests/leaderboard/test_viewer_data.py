@@ -29,8 +29,8 @@ from leaderboard.viewer_data import (
 )
 from leaderboard.viewer_text import viewer_json
 from referee.league.store import LeagueStore
-from referee.replay import option_from_json, option_to_json, option_to_replay
-from referee.snapshots import expand
+from referee.replay.snapshots import expand
+from referee.replay.values import option_from_json, option_to_json, option_to_replay
 
 MAX_DATA_BYTES = 10_000  # issue: at most 10 kB of replay data per match
 DATA_LINE = re.compile(r'Bullring\.replayLoaded\("([^"]*)"\)')

@@ -9,10 +9,10 @@ import struct
 from collections.abc import Iterator
 from pathlib import Path
 
-from referee.manifest import load_manifest
-from referee.match import play_match
-from referee.process import BotPool
-from referee.replay_result import MatchResult
+from referee.bots.manifest import load_manifest
+from referee.bots.process import BotPool
+from referee.match.runner import play_match
+from referee.replay.result import MatchResult
 from referee.sandbox.config import SandboxConfig
 from referee.spec import BotSpec, ClockSpec, MatchSpec
 

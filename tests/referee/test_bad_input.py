@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from bullring_cli.app import app
+from referee.bots.manifest import ManifestError, load_manifest
+from referee.bots.process import BotProcess, ProcessLimits
 from referee.league.config import LeagueFileError, load_league
 from referee.limits import MAX_MATCHES, PARALLEL_PER_CORE, parallel_cap
-from referee.manifest import ManifestError, load_manifest
-from referee.process import BotProcess, ProcessLimits
 from sdk.game import RulesError, parse_variant
 from tests.referee.helpers import BAD_BOTS, bot_named
 from tests.referee.league.leagues import bullring

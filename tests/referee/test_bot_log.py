@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.bot_log import LogSink
+from referee.bots.log import LogSink
 
 CHUNK = b"y" * 4096
 CHUNKS = 50  # 200 KiB: far more than a pipe holds, so the sink must keep reading

@@ -12,12 +12,12 @@ import typer
 from typer.testing import CliRunner
 
 from bullring_cli.app import app
-from referee.cli_errors import USER_ERRORS, UserErrorGroup
+from referee.bots.manifest import ManifestError
+from referee.cli.errors import USER_ERRORS, UserErrorGroup
 from referee.league.config import LeagueFileError
 from referee.league.runner import LeagueError
 from referee.league.store import StoreError
 from referee.limits import LimitError
-from referee.manifest import ManifestError
 from sdk.errors import BullringError
 
 REPO = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from referee.encoder import MatchEncoder
+from referee.match.encoder import MatchEncoder
 from sdk.game import PRESETS, GameState, new_game
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.wire import codec

@@ -11,9 +11,9 @@ import json
 import pytest
 
 from referee.faults import Fault, FaultKind
-from referee.match import run_match
-from referee.replay_model import Replay
-from referee.replay_result import MatchResult
+from referee.match.runner import run_match
+from referee.replay.model import Replay
+from referee.replay.result import MatchResult
 from referee.spec import MatchSpec
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.wire import error_status

@@ -9,13 +9,13 @@ import time
 
 import pytest
 
-from referee.bot_client import CRASH_WAIT_S, END_MATCH_TIMEOUT_S
-from referee.bot_transport import DETAIL_CHARS, STREAM_END_GRACE_S
+from referee.bots.client import CRASH_WAIT_S, END_MATCH_TIMEOUT_S
+from referee.bots.process import BotPool
+from referee.bots.transport import DETAIL_CHARS, STREAM_END_GRACE_S
 from referee.faults import FaultKind
-from referee.match import play_match, run_match
-from referee.process import BotPool
-from referee.replay import resimulate
-from referee.replay_result import MatchResult
+from referee.match.runner import play_match, run_match
+from referee.replay.resimulate import resimulate
+from referee.replay.result import MatchResult
 from referee.spec import BotSpec, ClockSpec, MatchSpec
 from tests.referee.helpers import FAST_CLOCK, bot_named, descendants
 

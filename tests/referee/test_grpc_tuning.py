@@ -1,4 +1,4 @@
-"""The referee's gRPC engine tuning (referee/grpc_tuning.py): when it applies, that a user
+"""The referee's gRPC engine tuning (referee/bots/grpc_tuning.py): when it applies, that a user
 setting wins, and that bot processes get the referee's setting."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from referee import grpc_tuning
-from referee.manifest import load_manifest
-from referee.process import BotPool
+from referee.bots import grpc_tuning
+from referee.bots.manifest import load_manifest
+from referee.bots.process import BotPool
 from tests.referee.helpers import RANDOM_BOT, REPO
 
 PROBE = "import os, sys; {first}; print(os.environ.get('GRPC_EXPERIMENTS', '<unset>'))"
@@ -48,9 +48,9 @@ def test_the_tuning_is_for_the_measured_grpcio_versions(
 
 def test_importing_the_referee_tunes_grpc_unless_too_late_or_set_by_the_user() -> None:
     expected = grpc_tuning.tuned_value() or "<unset>"
-    assert probe("import referee.match") == expected
-    assert probe("import grpc; import referee.match") == "<unset>"  # grpc already loaded
-    assert probe("import referee.match", env_value="") == ""  # yours wins, even empty
+    assert probe("import referee.match.runner") == expected
+    assert probe("import grpc; import referee.match.runner") == "<unset>"  # grpc already loaded
+    assert probe("import referee.match.runner", env_value="") == ""  # yours wins, even empty
 
 
 def test_bot_processes_get_the_referees_setting() -> None:

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from referee import replay
 from referee.faults import FaultKind
+from referee.replay.resimulate import new_state, steps
+from referee.replay.values import option_from_json
 from referee.spec import MatchSpec
 from sdk.game import Event, EventKind, GameState
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
@@ -202,9 +203,9 @@ def spy_checks(
         assert len(result.faults) > 0 if fail_every else result.faults == ()
         requests = read_requests(folder)
         data = result.recorded_replay()
-        state = replay.new_state(data)
+        state = new_state(data)
         asked = [0] * players
-        for group in replay.steps(data):
+        for group in steps(data):
             for record in group:
                 seat = record.seat
                 if record.auto:  # forfeited: not asked
@@ -213,7 +214,7 @@ def spy_checks(
                 asked[seat] += 1
                 checked += 1
             for record in group:
-                option = replay.option_from_json(record.options[record.choice])
+                option = option_from_json(record.options[record.choice])
                 state.apply(record.seat, option)
         assert requests == {}, "requests the replay does not account for"
     return checked

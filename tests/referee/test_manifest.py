@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.manifest import (
+from referee.bots.manifest import (
     ManifestError,
     endpoint_spec,
     expand_command,

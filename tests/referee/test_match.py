@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from referee import replay
+from referee.bots.manifest import load_manifest
+from referee.bots.process import BotPool
 from referee.league.config import load_league
 from referee.league.runner import LeagueRunner
-from referee.manifest import load_manifest
-from referee.match import play_match, run_match
-from referee.process import BotPool
+from referee.match.runner import play_match, run_match
+from referee.replay import files as replay
+from referee.replay.model import Replay, ReplayError
+from referee.replay.resimulate import resimulate
 from referee.spec import MatchSpec
 from sdk.game import PRESETS, RulesError
 from tests.referee.helpers import (
@@ -44,9 +46,9 @@ def test_every_preset_between_random_sdk_bots_replays_exactly(variant: str, tmp_
     assert result.faults == ()
     assert result.forfeited == (False,) * players
     assert len(result.scores) == players and result.decisions > 0
-    assert replay.resimulate(result.recorded_replay()) == list(result.scores)
+    assert resimulate(result.recorded_replay()) == list(result.scores)
     replay.save(result.recorded_replay(), tmp_path / "r.json.gz")
-    assert replay.resimulate(replay.load(tmp_path / "r.json.gz")) == list(result.scores)
+    assert resimulate(replay.load(tmp_path / "r.json.gz")) == list(result.scores)
     # Seeded bots: the same match again gives the same game, decision for decision.
     again = run_match(dataclasses.replace(spec, match_id="again"))
     assert [d.choice for d in again.recorded_replay().decisions] == [
@@ -61,7 +63,7 @@ def test_raw_random_bots_play_each_family(variant: str) -> None:
     spec = MatchSpec("raw", variant, short_options(variant), 3, (bot, bot, bot), ROOMY_CLOCK)
     result = run_match(spec)
     assert result.faults == ()
-    assert replay.resimulate(result.recorded_replay()) == list(result.scores)
+    assert resimulate(result.recorded_replay()) == list(result.scores)
     assert descendants() == []
 
 
@@ -71,8 +73,8 @@ def test_replay_detects_a_tampered_choice() -> None:
     data = json.loads(json.dumps(result.recorded_replay().to_json()))
     record = next(d for d in data["decisions"] if len(d["options"]) > 1)
     record["choice"] = (record["choice"] + 1) % len(record["options"])
-    with pytest.raises(replay.ReplayError):
-        replay.resimulate(replay.Replay.from_json(data))
+    with pytest.raises(ReplayError):
+        resimulate(Replay.from_json(data))
 
 
 def test_pool_reuses_processes_one_seat_each_and_kills_them_on_close() -> None:

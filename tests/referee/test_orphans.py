@@ -21,8 +21,8 @@ from tests.referee.helpers import RANDOM_BOT, group_members
 # waits to be killed.
 PARENT = f"""
 import json, sys, time
-from referee.manifest import load_manifest
-from referee.process import BotProcess, ProcessLimits
+from referee.bots.manifest import load_manifest
+from referee.bots.process import BotProcess, ProcessLimits
 from referee.sandbox.config import SandboxConfig
 first_uid = int(sys.argv[1])
 sandbox = SandboxConfig(enabled=first_uid > 0, uids=(first_uid, first_uid))

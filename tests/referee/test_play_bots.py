@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from referee.bot_output import TracebackFilter
+from referee.bots.output import TracebackFilter
 from tests.referee.helpers import BAD_BOTS, descendants
 from tests.referee.test_cli import GOOD, bullring
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from referee.replay_browser import browse, next_frame
+from referee.cli.replay_browser import browse, next_frame
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from referee import replay, snapshots
+from referee.replay import snapshots
+from referee.replay.values import (
+    event_to_json,
+    option_from_json,
+    option_to_replay,
+    shared_histories,
+    to_json,
+)
 from sdk.game import PRESETS, Event, GameState, HornochsenRow, Option, new_game
 
 EVENT_DEFAULTS = {
@@ -25,7 +32,7 @@ EVENT_DEFAULTS = {
 
 def generic_event(event: Event) -> Any:
     """Every field by the generic converter, then the defaults dropped (round kept)."""
-    full = replay.to_json(event)
+    full = to_json(event)
     assert isinstance(full, dict)
     return {k: v for k, v in full.items() if k == "kind" or EVENT_DEFAULTS.get(k) != v}
 
@@ -81,7 +88,7 @@ def test_fast_encoders_match_the_generic_conversion(preset: str) -> None:
         final = states[-1]
         for seat in range(final.players):
             for event in final.view(seat).header.history:
-                assert replay.event_to_json(event) == generic_event(event), event
+                assert event_to_json(event) == generic_event(event), event
         for state in states[:: max(1, len(states) // 40)]:
             snap = snapshots.snapshot(state)
             assert plain(snap)
@@ -92,16 +99,16 @@ def test_fast_encoders_match_the_generic_conversion(preset: str) -> None:
             if not state.is_terminal():
                 for seat in state.pending():
                     for option in state.legal_options(seat):
-                        encoded = replay.option_to_replay(option)
+                        encoded = option_to_replay(option)
                         assert encoded == generic_option(option)
-                        assert replay.option_from_json(json.loads(json.dumps(encoded))) == option
+                        assert option_from_json(json.loads(json.dumps(encoded))) == option
 
 
 def test_histories_are_stored_once_when_seats_share_them() -> None:
     final = random_game("6nimmt", 3)[-1]
     histories = [final.view(seat).header.history for seat in range(final.players)]
-    stored = replay.shared_histories(histories)
+    stored = shared_histories(histories)
     assert stored[1:] == [0] * (final.players - 1)
     assert stored[0] == [generic_event(e) for e in histories[0]]
     other = [histories[0], histories[0][:-1]]
-    assert replay.shared_histories(other)[1] == [generic_event(e) for e in histories[0][:-1]]
+    assert shared_histories(other)[1] == [generic_event(e) for e in histories[0][:-1]]

@@ -16,8 +16,11 @@ from pathlib import Path
 import pytest
 
 from leaderboard.viewer_data import viewer_data
-from referee import replay
-from referee.snapshots import expand
+from referee.replay import files as replay
+from referee.replay.model import Replay
+from referee.replay.resimulate import resimulate
+from referee.replay.snapshots import expand
+from referee.replay.values import option_from_json, option_to_replay
 from sdk.game import new_game
 
 FIXTURES = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "replays").glob("*.gz"))
@@ -32,14 +35,14 @@ def test_there_are_fixtures_of_every_family() -> None:
 def test_an_old_replay_resimulates_to_its_recorded_result(path: Path) -> None:
     data = replay.load(path)
     result = data.final_result()
-    assert replay.resimulate(data) == result.scores
+    assert resimulate(data) == result.scores
     # The same choices through a fresh engine, by the SDK alone: the same end.
     seed = data.seed if data.deal_seed is None else data.deal_seed  # older: seed
     state = new_game(data.variant, data.players, seed, data.options)
     for record in data.decisions:
-        options = [replay.option_to_replay(o) for o in state.legal_options(record.seat)]
+        options = [option_to_replay(o) for o in state.legal_options(record.seat)]
         assert options == record.options
-        state.apply(record.seat, replay.option_from_json(options[record.choice]))
+        state.apply(record.seat, option_from_json(options[record.choice]))
     assert state.is_terminal()
     assert state.scores() == result.scores
     assert state.ranks() == result.ranks
@@ -52,7 +55,7 @@ def test_an_old_replay_reads_back_to_the_same_json(path: Path) -> None:
     raw = json.loads(gzip.decompress(path.read_bytes()))
     data = replay.load(path)
     assert data.to_json() == raw
-    assert replay.Replay.from_json(data.to_json()) == data
+    assert Replay.from_json(data.to_json()) == data
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name.split(".")[0])

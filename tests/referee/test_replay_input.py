@@ -16,10 +16,12 @@ from typing import Any
 
 import pytest
 
-from referee import replay
 from referee.decompress import DecompressError, inflate
 from referee.limits import MAX_REPLAY_BYTES
-from referee.match import play_match
+from referee.match.runner import play_match
+from referee.replay import files as replay
+from referee.replay.model import Replay, ReplayError
+from referee.replay.resimulate import verify
 from referee.spec import MatchSpec
 from tests.referee.helpers import ROOMY_CLOCK, bot_named
 from tests.referee.league.leagues import bullring_argv
@@ -84,15 +86,15 @@ def test_every_damage_is_a_replay_error(
 ) -> None:
     file = tmp_path / "bad.json"
     file.write_text(json.dumps(make(good)))
-    with pytest.raises(replay.ReplayError) as error:
-        replay.verify(replay.load(file), str(file))
+    with pytest.raises(ReplayError) as error:
+        verify(replay.load(file), str(file))
     assert str(error.value).startswith(f"{file}: ") and says in str(error.value)
 
 
 def test_the_good_replay_loads_and_re_simulates(good: Json, tmp_path: Path) -> None:
     for name in ("good.json", "good.json.gz"):
-        replay.save(replay.Replay.from_json(good), tmp_path / name)
-        assert replay.verify(replay.load(tmp_path / name)) == good["result"]["scores"]
+        replay.save(Replay.from_json(good), tmp_path / name)
+        assert verify(replay.load(tmp_path / name)) == good["result"]["scores"]
 
 
 def bullring_replay(file: Path) -> tuple[subprocess.CompletedProcess[str], int]:

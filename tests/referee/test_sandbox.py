@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from referee.bots.manifest import load_manifest
+from referee.bots.process import BotPool, BotStartError
 from referee.league.config import LeagueFileError, load_league
-from referee.manifest import load_manifest
-from referee.match import play_match
-from referee.process import BotPool, BotStartError
-from referee.replay_result import MatchResult
+from referee.match.runner import play_match
+from referee.replay.result import MatchResult
 from referee.sandbox.bubblewrap import BWRAP_ENV
 from referee.sandbox.config import NO_SANDBOX, SandboxConfig, SandboxUnavailable
 from referee.sandbox.folders import (

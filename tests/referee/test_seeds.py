@@ -11,10 +11,13 @@ from pathlib import Path
 import pytest
 
 from example_bots.random_bot.bot import RandomBot
-from referee import replay
-from referee.manifest import load_manifest
-from referee.match import play_match
-from referee.process import BotPool
+from referee.bots.manifest import load_manifest
+from referee.bots.process import BotPool
+from referee.match.runner import play_match
+from referee.replay import files as replay
+from referee.replay.model import Replay, StoredOption
+from referee.replay.resimulate import resimulate, snapshot_deltas
+from referee.replay.values import option_to_replay
 from referee.spec import MatchSpec
 from sdk import play_local
 from sdk.game import PRESETS
@@ -35,7 +38,7 @@ def pool() -> Iterator[BotPool]:
         asyncio.run(bots.close())
 
 
-def refereed_choices(result_replay: replay.Replay) -> list[tuple[int, replay.StoredOption]]:
+def refereed_choices(result_replay: Replay) -> list[tuple[int, StoredOption]]:
     return [(d.seat, d.options[d.choice]) for d in result_replay.decisions]
 
 
@@ -61,7 +64,7 @@ def test_play_local_reproduces_a_refereed_match_choice_for_choice(
     else:  # as `bullring play --seed` deals
         local = play_local(variant, bots, seed, options, match_id=match_id)
     assert local.deal_seed == spec.deal_seed == result.recorded_replay().deal_seed
-    assert [(d.seat, replay.option_to_replay(d.option)) for d in local.decisions] == (
+    assert [(d.seat, option_to_replay(d.option)) for d in local.decisions] == (
         refereed_choices(result.recorded_replay())
     )
     assert local.scores == result.scores and local.ranks == result.ranks
@@ -72,5 +75,5 @@ def test_a_replay_recorded_before_keyed_seeds_loads_and_re_simulates(name: str) 
     data = replay.load(OLD_REPLAYS / f"{name}.json.gz")
     assert data.deal_seed is None  # dealt from `seed`, as every replay was then
     assert "deal_seed" not in data.to_json()
-    assert replay.resimulate(data) == data.final_result().scores
-    assert len(replay.snapshot_deltas(data)) == len(data.decisions) + 1
+    assert resimulate(data) == data.final_result().scores
+    assert len(snapshot_deltas(data)) == len(data.decisions) + 1

@@ -12,8 +12,8 @@ import signal
 
 import grpc
 
-from referee.manifest import load_manifest
-from referee.process import BotProcess, ProcessLimits
+from referee.bots.manifest import load_manifest
+from referee.bots.process import BotProcess, ProcessLimits
 from referee.sandbox.config import SandboxConfig
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.wire import codec

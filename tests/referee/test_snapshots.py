@@ -1,4 +1,4 @@
-"""Table snapshots (referee/snapshots.py): every seat's view is exactly derivable from them,
+"""Table snapshots (referee/replay/snapshots.py): every seat's view is exactly derivable from them,
 and replays hold and check them."""
 
 from __future__ import annotations
@@ -10,10 +10,18 @@ from typing import Any
 
 import pytest
 
-from referee import replay
-from referee.manifest import load_manifest
-from referee.match import run_match
-from referee.snapshots import SnapshotRecorder, delta, expand, seat_view, snapshot, view_fields
+from referee.bots.manifest import load_manifest
+from referee.match.runner import run_match
+from referee.replay.model import VERSION, Replay, ReplayError
+from referee.replay.resimulate import resimulate, snapshot_deltas
+from referee.replay.snapshots import (
+    SnapshotRecorder,
+    delta,
+    expand,
+    seat_view,
+    snapshot,
+    view_fields,
+)
 from referee.spec import MatchSpec
 from sdk.game import PRESETS, new_game
 from tests.referee.helpers import RANDOM_BOT, ROOMY_CLOCK
@@ -81,20 +89,20 @@ def test_resimulate_checks_the_snapshots_and_old_replays_get_them() -> None:
     bots = (load_manifest(RANDOM_BOT),) * 4  # a real match: bot processes over gRPC
     result = run_match(MatchSpec("s", "6nimmt", {"rounds": "1"}, 9, bots, ROOMY_CLOCK))
     data: dict[str, Any] = result.recorded_replay().to_json()
-    assert data["version"] == replay.VERSION and "view" not in data["decisions"][0]
-    assert replay.resimulate(replay.Replay.from_json(data)) == list(result.scores)
+    assert data["version"] == VERSION and "view" not in data["decisions"][0]
+    assert resimulate(Replay.from_json(data)) == list(result.scores)
     assert data["histories"][1:] == [0, 0, 0]  # public history: stored once, shared
     assert "side" not in data["histories"][0][0]  # events hold no default fields
     tampered = copy.deepcopy(data)
     tampered["histories"][0][-1]["seat"] = 9
-    with pytest.raises(replay.ReplayError, match="history"):
-        replay.resimulate(replay.Replay.from_json(tampered))
+    with pytest.raises(ReplayError, match="history"):
+        resimulate(Replay.from_json(tampered))
     tampered = copy.deepcopy(data)
     tampered["snapshots"][3]["scores"] = [7, 7, 7, 7]
-    with pytest.raises(replay.ReplayError, match="decision 2: the recorded table snapshot"):
-        replay.resimulate(replay.Replay.from_json(tampered))
+    with pytest.raises(ReplayError, match="decision 2: the recorded table snapshot"):
+        resimulate(Replay.from_json(tampered))
     old = {k: v for k, v in data.items() if k != "snapshots"}
-    with pytest.raises(replay.ReplayError, match="no table snapshots"):
-        replay.Replay.from_json(old)  # read once, at the edge: refused there
+    with pytest.raises(ReplayError, match="no table snapshots"):
+        Replay.from_json(old)  # read once, at the edge: refused there
     old["version"] = 1  # a replay recorded before snapshots: re-simulated to make them
-    assert replay.snapshot_deltas(replay.Replay.from_json(old)) == data["snapshots"]
+    assert snapshot_deltas(Replay.from_json(old)) == data["snapshots"]

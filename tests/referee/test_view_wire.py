@@ -9,7 +9,7 @@ from typing import cast
 
 import pytest
 
-from referee.view_wire import header_fields, six_nimmt_fields
+from referee.match.wire import header_fields, six_nimmt_fields
 from sdk.game import PRESETS, DecisionKind, GameState, SixNimmtView, ViewHeader, new_game
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.wire.codec import GAME_FIELDS

@@ -19,7 +19,7 @@ def run(code: str) -> subprocess.CompletedProcess[str]:
 
 def test_the_core_loads_and_plays_without_numpy() -> None:
     out = run(
-        "import sdk, sdk.game, sdk.montecarlo, sdk.runtime, referee.match, leaderboard\n"
+        "import sdk, sdk.game, sdk.montecarlo, sdk.runtime, referee.match.runner, leaderboard\n"
         "from sdk.game import driver, new_game\n"
         "state = new_game('6nimmt', 3, 1)\n"
         "driver.play(state, lambda ask: 0)\n"

@@ -25,13 +25,13 @@ from sdk.game.hornochsen.rules import (
     END_TURN,
     PLAY_OPTIONS,
     SPECIAL_OPTIONS,
-    SPECIALS_PER_KIND,
     HornochsenState,
     new_game,
     row_for,
     score,
 )
 from sdk.game.hornochsen.setup import CATALOG, DEAL, DECK, MAX_STEPS, NAME, ROW_FULL
+from sdk.game.hornochsen.view import SPECIALS_PER_KIND
 from sdk.game.views import HornochsenView
 
 __all__ = [

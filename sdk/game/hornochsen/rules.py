@@ -44,8 +44,11 @@ from sdk.game.eventlog import EventLog, Record
 from sdk.game.family import Position
 from sdk.game.hornochsen.position import state_from_position
 from sdk.game.hornochsen.setup import DEAL, DECK, MAX_STEPS, NAME, ROW_FULL
-from sdk.game.hornochsen.view import SPECIALS_PER_KIND as SPECIALS_PER_KIND
-from sdk.game.hornochsen.view import card_locations_of, special_locations_of, view_of
+from sdk.game.hornochsen.view import (
+    card_locations_of,
+    special_locations_of,
+    view_of,
+)
 from sdk.game.views import HornochsenView
 
 END_TURN = Option(OptionKind.END_TURN)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from sdk.game.family import Catalog, Preset
-from sdk.game.hornochsen.view import SPECIALS_PER_KIND as SPECIALS_PER_KIND
 
 NAME = "hornochsen"
 

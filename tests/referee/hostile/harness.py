@@ -33,13 +33,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.bots.manifest import load_manifest
+from referee.bots.process import BotPool, ProcessLimits
 from referee.faults import FaultKind
 from referee.league.store import LeagueStore
-from referee.manifest import load_manifest
-from referee.match import play_match
-from referee.process import BotPool, ProcessLimits
-from referee.replay import Replay, save
-from referee.replay_result import MatchResult
+from referee.match.runner import play_match
+from referee.replay.files import save
+from referee.replay.model import Replay
+from referee.replay.result import MatchResult
 from referee.sandbox import cgroups
 from referee.sandbox.config import SandboxConfig
 from referee.spec import BotSpec, ClockSpec, MatchSpec

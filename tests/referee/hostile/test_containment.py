@@ -22,11 +22,11 @@ from pathlib import Path
 
 import pytest
 
+from referee.bots.process import BotPool
 from referee.faults import FaultKind
 from referee.league.config import load_league
 from referee.league.store import LeagueStore
-from referee.process import BotPool
-from referee.replay_result import MatchResult
+from referee.replay.result import MatchResult
 from tests.referee.helpers import bot_named, spy_records, spy_sandbox
 from tests.referee.hostile.harness import (
     HOSTILE,
@@ -360,7 +360,7 @@ import functools, json, sys
 from referee.league.config import load_league
 from referee.league.executors import LocalExecutor, RefereeRunner
 from referee.league.runner import LeagueRunner
-from referee.process import ProcessLimits
+from referee.bots.process import ProcessLimits
 from referee.sandbox.config import SandboxConfig
 file, sandbox, logs = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3]
 sandbox = SandboxConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in sandbox.items()})

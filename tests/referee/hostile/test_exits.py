@@ -9,11 +9,11 @@ import dataclasses
 
 import pytest
 
+from referee.bots.manifest import load_manifest
+from referee.bots.process import BotPool
 from referee.faults import FaultKind
-from referee.manifest import load_manifest
-from referee.match import play_match
-from referee.process import BotPool
-from referee.replay_result import MatchResult
+from referee.match.runner import play_match
+from referee.replay.result import MatchResult
 from referee.sandbox.config import NO_SANDBOX, SandboxConfig
 from referee.spec import MatchSpec
 from tests.referee.helpers import FAST_CLOCK, bot_named, descendants

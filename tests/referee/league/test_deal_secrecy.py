@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from referee.bots.manifest import load_manifest
 from referee.league.keyfile import key_path
 from referee.league.store import LeagueStore
-from referee.manifest import load_manifest
-from referee.replay import Replay, resimulate
+from referee.replay.model import Replay
+from referee.replay.resimulate import resimulate
 from referee.spec import MatchSpec
 from sdk.seeding import deal_seed, key_id
 from tests.referee.bad_bots.deal_recovery import MAX_CANDIDATES

@@ -20,7 +20,8 @@ from referee.league.keyfile import (
 )
 from referee.league.runner import LeagueError, LeagueRunner
 from referee.league.store import LeagueStore
-from referee.replay import Replay, resimulate
+from referee.replay.model import Replay
+from referee.replay.resimulate import resimulate
 from sdk.seeding import deal_seed, key_id
 from tests.referee.league.leagues import bullring, write_league
 from tests.referee.league.thieves import leaked_key_forms

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.bot_log import TAIL_BYTES, LogSink, printable_log
+from referee.bots.log import TAIL_BYTES, LogSink, printable_log
 from referee.league.config import load_league
 from referee.league.runner import LeagueRunner
 from referee.league.store import LeagueStore

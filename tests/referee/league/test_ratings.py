@@ -13,7 +13,7 @@ from referee.league.executors import MatchAttempt
 from referee.league.ratings import RatedMatch, Ratings, replay_ratings
 from referee.league.runner import LeagueRunner, RatingKeeper, record_outcome
 from referee.league.store import LeagueStore
-from referee.replay_result import MatchResult
+from referee.replay.result import MatchResult
 from referee.spec import MatchSpec
 from sdk.game import ranks_from_scores
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import grpc_tuning
+from referee.bots import grpc_tuning
 from referee.league.config import load_league
 from referee.league.executors import BUSY_TITLE, LocalExecutor, RayExecutor, RefereeRunner
 from referee.league.runner import LeagueRunner
@@ -38,7 +38,7 @@ pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[None]:
-    with grpc_tuning.hidden_from_ray():  # as RayExecutor starts Ray (referee/grpc_tuning.py)
+    with grpc_tuning.hidden_from_ray():  # as RayExecutor starts Ray (referee/bots/grpc_tuning.py)
         # "local": an instance of its own, not one another test or run started meanwhile
         ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:

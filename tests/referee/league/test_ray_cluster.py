@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from referee import grpc_tuning
+from referee.bots import grpc_tuning
 from referee.league.config import load_league
 from referee.league.executors import LocalExecutor, RayExecutor, RefereeRunner
 from referee.league.runner import LeagueRunner
-from referee.replay_result import MatchResult
+from referee.replay.result import MatchResult
 from referee.spec import MatchSpec
 from tests.referee.league.leagues import SMALL, share_key, snapshot, write_league
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from referee.bot_client import REFEREE_NAME
+from referee.bots.client import REFEREE_NAME
+from referee.bots.manifest import load_manifest
+from referee.bots.process import BotPool
 from referee.faults import FaultKind
-from referee.manifest import load_manifest
-from referee.match import play_match
-from referee.process import BotPool
+from referee.match.runner import play_match
 from referee.spec import ClockSpec, MatchSpec
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.seeding import match_seeds, new_key

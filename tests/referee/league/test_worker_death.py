@@ -18,7 +18,7 @@ from referee.league.executors import BUSY_TITLE, LocalExecutor, RefereeRunner
 from referee.league.ratings import replay_ratings
 from referee.league.runner import LeagueRunner
 from referee.league.store import LeagueStore
-from referee.replay_result import MatchResult
+from referee.replay.result import MatchResult
 from referee.spec import MatchSpec
 from tests.referee.league.leagues import (
     REPO,

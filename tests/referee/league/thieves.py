@@ -16,7 +16,8 @@ from typing import Any
 
 from referee.league.keyfile import key_path
 from referee.league.store import LeagueStore
-from referee.replay import Replay, new_state
+from referee.replay.model import Replay
+from referee.replay.resimulate import new_state
 from tests.referee.bad_bots.deal_recovery import hands
 from tests.referee.helpers import bad_bots_copy
 

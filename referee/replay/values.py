@@ -1,7 +1,7 @@
 """Game-model values as a replay stores them in JSON: options (``[kind, card, ...]`` cut
 short), events (the fields that differ from their default), views (version 1 replays),
 histories (shared between seats that saw the same). The replay itself is
-:class:`referee.replay_model.Replay`; the format is in docs/referee.md, "Replays".
+:class:`referee.replay.model.Replay`; the format is in docs/referee.md, "Replays".
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from typing import cast
 
-from referee.replay_model import VERSION, JsonObject, JsonValue, StoredHistory, StoredOption
+from referee.replay.model import VERSION, JsonObject, JsonValue, StoredHistory, StoredOption
 from sdk.game import Event, Option, OptionKind, Side
 from sdk.game.views import View
 

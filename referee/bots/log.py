@@ -1,6 +1,6 @@
 """A bot's captured output: its pipe drained into a bounded log file by a thread of its
 own, each line also handed to the live echo (``bullring play``) when there is one.
-:class:`referee.process.BotProcess` makes one per process.
+:class:`referee.bots.process.BotProcess` makes one per process.
 
 The sink also keeps the last :data:`TAIL_BYTES` bytes it read in memory and counts every
 byte, so that a pooled process, which plays several matches, can give each match the
@@ -21,8 +21,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
-
-from referee.faults import LogTail as LogTail  # importable from here too
 
 # A line of a bot's output as the live echo (``bullring play``) gets it, at most.
 ECHO_LINE_BYTES = 1000

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from referee.faults import Fault
-from referee.replay_result import MatchResult
+from referee.replay.result import MatchResult
 from sdk.game import (
     ElevenNimmtView,
     Event,

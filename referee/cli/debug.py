@@ -29,10 +29,9 @@ from typing import Annotated
 
 import typer
 
-from referee import replay as replay_file
-from referee.replay_model import Replay
-from referee.replay_source import load_replay
-from referee.resimulate import new_state, recorded_move
+from referee.league.replays import load_replay
+from referee.replay.model import Replay
+from referee.replay.resimulate import new_state, recorded_move, verify
 from sdk.bot import Bot, choice_index
 from sdk.errors import BullringError
 from sdk.game import Option, driver
@@ -163,7 +162,7 @@ def debug(
     if not bot:
         raise DebugError("--bot path/to/bot.py[:Class] is required")
     replay = load_replay(source, match_id)
-    replay_file.verify(replay, str(source))
+    verify(replay, str(source))
     if not 0 <= seat < replay.players:
         raise DebugError(f"--seat {seat}: seats are 0..{replay.players - 1}")
     cls = load_bot_class(bot)

@@ -34,11 +34,10 @@ import grpc
 import grpc.aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from referee import grpc_tuning
-from referee.bot_log import ECHO_LINE_BYTES as ECHO_LINE_BYTES  # importable from here too
-from referee.bot_log import LogSink
+from referee.bots import grpc_tuning
+from referee.bots.log import LogSink
+from referee.bots.manifest import expand_command
 from referee.faults import FaultKind, LogTail
-from referee.manifest import expand_command
 from referee.sandbox.box import LAUNCHER, BotSandbox, BotStartRefused
 from referee.sandbox.bubblewrap import bwrap_path
 from referee.sandbox.config import SandboxConfig

@@ -10,11 +10,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from referee.bots.manifest import resolve_bot
 from referee.check import CheckReport, run_check
-from referee.cli_errors import CLOCK_FLAGS, fail, user_errors
-from referee.cli_play import NO_SANDBOX_HELP, local_sandbox
+from referee.cli.errors import fail, user_errors
+from referee.cli.options import CLOCK_FLAGS, NO_SANDBOX_HELP, local_sandbox
 from referee.limits import MAX_CHECK_GAMES, check_clock
-from referee.manifest import resolve_bot
 from referee.spec import ClockSpec
 from sdk.game import parse_variant
 

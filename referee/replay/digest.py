@@ -30,8 +30,10 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee.replay import Replay, option_from_json, option_to_replay, snapshot_deltas
-from referee.replay_shape import MAX_PLAYERS
+from referee.replay.model import Replay
+from referee.replay.resimulate import snapshot_deltas
+from referee.replay.shape import MAX_PLAYERS
+from referee.replay.values import option_from_json, option_to_replay
 from sdk.game import PRESETS
 
 Json = Any

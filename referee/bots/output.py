@@ -16,8 +16,8 @@ import threading
 from rich.console import Console
 from rich.markup import escape
 
-from referee.bot_log import ECHO_LINE_BYTES
-from referee.process import BotProcess
+from referee.bots.log import ECHO_LINE_BYTES
+from referee.bots.process import BotProcess
 from sdk.wire.error_status import clean
 
 LISTENING = b"LISTENING "

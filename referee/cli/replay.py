@@ -17,14 +17,16 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand
 
-from referee import replay as replay_file
-from referee.cli_errors import check_output_file, fail, save_replay, user_errors
+from referee.cli.errors import fail, user_errors
+from referee.cli.output import check_output_file, save_replay
+from referee.cli.replay_browser import browse, frame_console
+from referee.cli.trace import TracePrinter
 from referee.faults import Fault
-from referee.replay_browser import browse, frame_console
-from referee.replay_model import Replay, ReplayDecision
-from referee.replay_result import MatchResult
-from referee.replay_source import load_replay
-from referee.trace import TracePrinter
+from referee.league.replays import load_replay
+from referee.replay.model import Replay, ReplayDecision
+from referee.replay.resimulate import new_state, steps, verify
+from referee.replay.result import MatchResult
+from referee.replay.values import option_from_json
 from sdk.game import Option, RulesError, parse_variant
 
 
@@ -49,7 +51,7 @@ class ReplayedChoice:
 
     @classmethod
     def of(cls, record: ReplayDecision) -> ReplayedChoice:
-        option = replay_file.option_from_json(record.options[record.choice])
+        option = option_from_json(record.options[record.choice])
         return cls(record.seat, option, record.ms, record.fault, record.auto)
 
 
@@ -88,7 +90,7 @@ def replay(
         if export is not None:
             check_output_file(export, "--export")
         data = load_replay(file, match_id)
-        replay_file.verify(data, str(file))
+        verify(data, str(file))
         if export is not None:
             write_export(data, export)
             return
@@ -108,11 +110,11 @@ def replay(
                 printer.console = frame_console(screen)
 
         new_frame()
-        state = replay_file.new_state(data)
+        state = new_state(data)
         printer.on_start(state, [b.name for b in data.bots])
         for fault in data.setup_faults:
             printer.on_fault(fault)
-        for group in replay_file.steps(data):
+        for group in steps(data):
             new_frame()
             choices = [ReplayedChoice.of(r) for r in group]
             for choice in choices:
@@ -175,7 +177,7 @@ def export(
     with user_errors():
         check_output_file(Path(out))
         data = load_replay(source, match_id)
-        replay_file.verify(data, str(source))
+        verify(data, str(source))
         write_export(data, Path(out))
 
 

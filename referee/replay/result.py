@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.faults import Fault, LogTail
-from referee.replay_model import Replay
+from referee.replay.model import Replay
 
 
 @dataclass(frozen=True)
 class MatchResult:
-    """The outcome of a match, with its replay (see referee/replay_model.py; None once
+    """The outcome of a match, with its replay (see referee/replay/model.py; None once
     the replay travels apart from the result, compressed: see referee/league/executors.py)."""
 
     match_id: str

@@ -8,11 +8,12 @@ from typing import Annotated
 
 import typer
 
-from referee import cli_check
+from referee.bots.manifest import load_manifest
 from referee.check import LeagueLook, default_opponents, run_check
-from referee.cli_errors import fail
-from referee.cli_league import LOCK_TIMEOUT_OPTION, load
-from referee.league.config import LeagueConfig
+from referee.cli import check as cli_check
+from referee.cli.errors import fail
+from referee.cli.options import LOCK_TIMEOUT_OPTION
+from referee.league.config import LeagueConfig, load_league
 from referee.league.runner import (
     active_roster,
     check_store,
@@ -21,7 +22,6 @@ from referee.league.runner import (
 from referee.league.store import LeagueStore, store_errors
 from referee.league.store_rows import manifest_conflict, manifest_hash
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout
-from referee.manifest import load_manifest
 from referee.sandbox.probe import available
 from referee.spec import BotSpec
 
@@ -89,7 +89,7 @@ def submit(
 
     A bot the league file names is checked too (the league registers it unchecked when
     it runs). Exits 0 when registered, 1 when the check fails, 2 on a bad argument."""
-    config = load(league)
+    config = load_league(league)
     store_path = store or config.store
     check_lock_timeout(lock_timeout)
     check_store(config, store_path)  # a store of another league or none: say so first
@@ -129,5 +129,5 @@ def submit(
         typer.echo(message)
 
 
-# `bullring bot check` lives in its own module (referee/check.py, referee/cli_check.py).
+# `bullring bot check` lives in its own module (referee/check.py, referee/cli/check.py).
 app.command("check")(cli_check.check)

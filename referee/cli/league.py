@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
 from pathlib import Path
@@ -10,26 +9,21 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
-from rich.progress import Progress as Bar
 from rich.table import Table
 
-from referee.bot_log import printable_log
-from referee.cli_errors import fail, make_output_folder
+from referee.bots.log import printable_log
+from referee.cli.errors import fail
+from referee.cli.options import LOCK_TIMEOUT_OPTION
+from referee.cli.output import make_output_folder
+from referee.cli.progress import run_with_progress
 from referee.league.config import EXECUTORS, LeagueConfig, load_league
-from referee.league.executors import RefereeRunner, make_executor
 from referee.league.keyfile import key_path
 from referee.league.runner import (
-    LeagueRunner,
-    LeagueSummary,
-    Progress,
-    active_roster,
-    plan_static,
     schedule_changed,
 )
+from referee.league.status import standings_json
 from referee.league.store import LeagueStore, StoreError, store_errors
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout, check_parallel
-from referee.process import ProcessLimits
 from referee.sandbox.probe import available
 from sdk.wire.error_status import clean
 
@@ -37,67 +31,6 @@ PIPED_WIDTH = 160  # columns of the standings when not printed to a terminal (no
 
 app = typer.Typer(help="Run leagues and show their standings.", no_args_is_help=True)
 console = Console(stderr=True)
-
-
-LOCK_TIMEOUT_OPTION = typer.Option(
-    "--lock-timeout",
-    help="Seconds to wait for the store's write lock if another process holds it.",
-)
-
-
-def load(file: Path) -> LeagueConfig:
-    """The league file (a bad one raises LeagueFileError: the root app says it in one line)."""
-    return load_league(file)
-
-
-def run_with_progress(
-    config: LeagueConfig,
-    store: Path,
-    executor: str,
-    address: str | None,
-    show: bool,
-    lock_timeout: float = LOCK_TIMEOUT_S,
-    new_key: bool = False,
-    log_dir: Path | None = None,
-) -> LeagueSummary:
-    """Run a league, drawing a progress bar (matches done, rate, time left) on stderr.
-    Its bots run in the league file's sandbox (see :func:`require_sandbox`); with
-    `log_dir`, every bot process's full output is kept there."""
-    limits = ProcessLimits(log_dir=str(log_dir.resolve())) if log_dir is not None else None
-    factory = functools.partial(RefereeRunner, config.sandbox, limits)
-    runner_executor = make_executor(executor, config.workers, factory, address=address)
-    bar = Bar(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TextColumn("{task.fields[left]}"),
-        console=console,
-        disable=not show,
-        transient=False,
-    )
-    task = bar.add_task(config.name, total=None, rate="", left="")
-
-    def update(p: Progress) -> None:
-        # Drawn from the first report on, made once the league is ready (matches already
-        # played, before any is played now): a league that cannot run shows its error only.
-        rate_text = left_text = ""  # no rate before this run's first match
-        if p.played_now:
-            rate = p.played_now / p.elapsed_s if p.elapsed_s > 0 else 0.0
-            left = (p.total - p.done) / rate if rate > 0 else 0.0
-            rate_text, left_text = f"{rate:.2f} matches/s", f"{_duration(left)} left"
-        bar.update(task, completed=p.done, total=p.total, rate=rate_text, left=left_text)
-        bar.start()  # after the update: a Ctrl-C between them must not leave "0/?"
-
-    runner = LeagueRunner(
-        config, runner_executor, store, update, new_key=new_key, lock_timeout=lock_timeout
-    )
-    try:
-        with store_errors(store, lock_timeout):
-            return runner.run()
-    finally:
-        if bar.live.is_started:
-            bar.stop()
 
 
 def require_sandbox(config: LeagueConfig) -> None:
@@ -113,11 +46,6 @@ def require_sandbox(config: LeagueConfig) -> None:
         problem = available(config.sandbox)
         if problem is not None:
             raise fail(problem)
-
-
-def _duration(seconds: float) -> str:
-    seconds = int(seconds + 0.5)
-    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
 @app.command()
@@ -144,7 +72,7 @@ def run(
     ] = None,
 ) -> None:
     """Play every match of the league that has no result yet (resumes where it stopped)."""
-    config = load(file)
+    config = load_league(file)
     if parallel is not None:
         config = config.with_overrides(parallel=parallel)
     kind = executor or config.executor
@@ -216,15 +144,6 @@ def fresh_store_note(store: Path) -> str | None:
     return f"note: new league store {store}{folder} and its secret key {key}: back them up together"
 
 
-def unscheduled_count(config: LeagueConfig, store: LeagueStore) -> int:
-    """How many matches of the league file's fixed schedule the store does not hold yet:
-    those of bots submitted or added to the file since the last run, which the next
-    ``league run`` schedules (the quality format's batches are scheduled as it plays)."""
-    planned = plan_static(config, active_roster(config, store.path))
-    known = {match.slot for match in store.matches()}
-    return sum(1 for match in planned if match.slot not in known)
-
-
 RECENT_FAULTS = 5  # faults `league status` lists
 
 
@@ -245,23 +164,6 @@ def recent_faults(store: LeagueStore, file: Path) -> list[dict[str, Any]]:
     return faults
 
 
-def standings_json(store: LeagueStore, config: LeagueConfig | None = None) -> dict[str, Any]:
-    """The whole league's status, as ``bullring league status --json`` prints it (with
-    the league file, also how many matches the next run will add: ``unscheduled``)."""
-    finished, scheduled = store.counts()
-    meta = store.meta()
-    return {
-        "league": meta.get("name", ""),
-        "store": str(store.path),
-        "finished": finished,
-        "scheduled": scheduled,
-        "unscheduled": unscheduled_count(config, store) if config is not None else None,
-        "variants": {
-            v["id"]: [s.to_json() for s in store.standings(v["id"])] for v in store.variants()
-        },
-    }
-
-
 @app.command()
 def status(
     file: Annotated[Path, typer.Argument(help="The league file (TOML) or its store (.sqlite).")],
@@ -269,7 +171,7 @@ def status(
 ) -> None:
     """Standings of every variant: rating (mu - 3 sigma), mu, sigma, matches, wins, win
     rate (a first place shared by k bots counts 1/k), mean rank and mean score."""
-    config = load(file) if file.suffix == ".toml" else None
+    config = load_league(file) if file.suffix == ".toml" else None
     path = config.store if config is not None else file
     try:
         store = LeagueStore.open_readonly(path)
@@ -360,7 +262,7 @@ def log(
 ) -> None:
     """The end of what each bot printed during one league match (its stdout and stderr,
     the last 8 KiB of it per seat), control characters shown escaped."""
-    config = load(file) if file.suffix == ".toml" else None
+    config = load_league(file) if file.suffix == ".toml" else None
     path = config.store if config is not None else file
     try:
         with LeagueStore.open_readonly(path) as store, store_errors(path, only_reads=True):

@@ -1,6 +1,6 @@
 """The referee's side of the conversation with one bot: Hello, StartMatch, Decide and
 EndMatch, whichever way they travel (a call each, a decision stream or the process's Play
-stream: :mod:`referee.bot_transport`).
+stream: :mod:`referee.bots.transport`).
 
 A :class:`BotClient` speaks for one seat of one match, over the channel of the process
 (or endpoint) leased to it. Each method returns what the bot answered, or a typed
@@ -11,18 +11,18 @@ What a bot cannot do to the referee through it:
 
 - **Stall it.** Every call and every read of a stream has a deadline (the one the caller
   gives; EndMatch its own), and waiting for the status of a stream that failed is bounded
-  by :data:`~referee.bot_transport.STREAM_END_GRACE_S`. Telling a crashed process from a
+  by :data:`~referee.bots.transport.STREAM_END_GRACE_S`. Telling a crashed process from a
   cut connection waits at most :data:`CRASH_WAIT_S`.
 - **Crash it with a reply.** Replies arrive as bytes and are decoded here: an undecodable
   reply (garbage, or protobuf nested deeper than the decoder's limit) is a PROTOCOL fault;
-  a reply over the channel's receive limit (``referee.process.MAX_REPLY_BYTES``, also
+  a reply over the channel's receive limit (``referee.bots.process.MAX_REPLY_BYTES``, also
   after decompression) fails in gRPC before it is buffered, and is a PROTOCOL fault too.
 - **Make a reply count twice.** On a stream, every reply must carry the ``decision_index``
   of the request it answers (one request is outstanding at a time): a reply to another
   request (a second reply to an earlier one, say) is a PROTOCOL fault, and any failure
   cancels the stream, so nothing a bot sent for one decision can meet a later one.
 - **Inject text.** The status details a bot sends are cut to
-  :data:`~referee.bot_transport.DETAIL_CHARS` and made one printable line before they go
+  :data:`~referee.bots.transport.DETAIL_CHARS` and made one printable line before they go
   into a fault.
 
 Classification of a failed call: the deadline passed (TIMEOUT); the process died
@@ -41,7 +41,8 @@ from dataclasses import dataclass
 import grpc
 import grpc.aio
 
-from referee.bot_transport import (
+from referee.bots.process import BotLease, BotProcess, channel_options
+from referee.bots.transport import (
     Calls,
     DecisionStream,
     ExchangeFailure,
@@ -51,7 +52,6 @@ from referee.bot_transport import (
     one_line,
 )
 from referee.faults import Fault, FaultKind
-from referee.process import BotLease, BotProcess, channel_options
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.wire import codec
 from sdk.wire.service import BOT_SERVICE

@@ -2,7 +2,7 @@
 
 A replay is read from JSON (a file, the league's store, a Ray worker's result) once, at
 the edge, by :meth:`Replay.from_json`, which checks the header (``format``, ``version``)
-and the shape of every field a reader uses (:mod:`referee.replay_shape`) and raises
+and the shape of every field a reader uses (:mod:`referee.replay.shape`) and raises
 :class:`ReplayError` naming the first thing wrong; everything inside the referee then
 works on typed fields. :meth:`Replay.to_json` gives the JSON back, field for field as it
 was read (the format, version 3 and the versions still read: docs/referee.md, "Replays").
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TypeAlias, cast
 
 from referee.faults import Fault
-from referee.replay_shape import ShapeError, check_shape
+from referee.replay.shape import ShapeError, check_shape
 from sdk.errors import BullringError
 
 FORMAT = "bullring-replay"
@@ -98,7 +98,7 @@ class ReplayResult:
 class Replay:
     """A whole match: who played what, every decision, and the table after each one.
 
-    ``snapshots`` (referee/snapshots.py) hold the table at the deal and what changed
+    ``snapshots`` (referee/replay/snapshots.py) hold the table at the deal and what changed
     after each decision (None in a version 1 replay); ``histories`` each seat's final
     public history. ``deal_seed`` is None in a replay recorded before deal seeds were
     derived from a key: it was dealt from ``seed`` (:attr:`dealt_from`).

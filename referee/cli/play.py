@@ -4,47 +4,26 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from referee.bot_output import OutputEcho
-from referee.cli_errors import (
-    CLOCK_FLAGS,
-    check_output_file,
-    fail,
-    make_output_folder,
-    save_replay,
-    user_errors,
-)
+from referee.bots.manifest import resolve_bot
+from referee.bots.output import OutputEcho
+from referee.bots.preflight import preflight
+from referee.bots.process import BotPool, ProcessLimits
+from referee.cli.errors import fail, user_errors
+from referee.cli.options import CLOCK_FLAGS, NO_SANDBOX_HELP, local_sandbox
+from referee.cli.output import check_output_file, make_output_folder, save_replay
+from referee.cli.trace import TracePrinter
 from referee.limits import check_clock
-from referee.manifest import resolve_bot
-from referee.match import MatchObserver, new_match_id, play_match
-from referee.preflight import preflight
-from referee.process import BotPool, ProcessLimits
-from referee.replay_result import MatchResult
-from referee.sandbox.config import NO_SANDBOX, SandboxConfig
-from referee.sandbox.probe import available
-from referee.spec import BotSpec, ClockSpec, MatchSpec
-from referee.trace import TracePrinter
+from referee.match.runner import MatchObserver, new_match_id, play_match
+from referee.replay.result import MatchResult
+from referee.sandbox.config import SandboxConfig
+from referee.spec import ClockSpec, MatchSpec
 from sdk.game import parse_variant
 from sdk.game.variants import check_players
-
-NO_SANDBOX_HELP = "Run the bots without the sandbox (debugging a bot you trust: your own)"
-
-
-def local_sandbox(no_sandbox: bool, bots: Sequence[BotSpec]) -> SandboxConfig:
-    """The sandbox of a command run by hand: the default one, or none with --no-sandbox.
-    Fail closed: exit 2 naming what is missing if a bot needs it and it cannot run here."""
-    if no_sandbox or not any(bot.command for bot in bots):  # endpoints run outside it
-        return NO_SANDBOX
-    sandbox = SandboxConfig()
-    problem = available(sandbox)
-    if problem is not None:
-        raise fail(f"{problem} (or --no-sandbox, for bots you trust)")
-    return sandbox
 
 
 async def play_in(

@@ -2,24 +2,24 @@
 step against what the replay records (pending seats, views, histories, option lists,
 table snapshots, the result). Also the decisions grouped as the referee asked them
 (:func:`steps`) and the snapshots of a replay recorded before they were stored
-(:func:`snapshot_deltas`). The replay is a :class:`referee.replay_model.Replay`, read
-and checked once by :meth:`Replay.from_json` (or :func:`referee.replay.load`).
+(:func:`snapshot_deltas`). The replay is a :class:`referee.replay.model.Replay`, read
+and checked once by :meth:`Replay.from_json` (or :func:`referee.replay.files.load`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.replay_json import (
+from referee.replay.model import EVENTS_VERSION, JsonObject, Replay, ReplayDecision, ReplayError
+from referee.replay.record import view_history
+from referee.replay.snapshots import Snapshot, SnapshotRecorder, expand, snapshot
+from referee.replay.values import (
     history_to_json,
     option_from_json,
     option_to_json,
     option_to_replay,
     view_to_json,
 )
-from referee.replay_model import EVENTS_VERSION, JsonObject, Replay, ReplayDecision, ReplayError
-from referee.replay_record import view_history
-from referee.snapshots import Snapshot, SnapshotRecorder, expand, snapshot
 from sdk.game import Event, GameState, Option, RulesError, driver, new_game
 
 
@@ -169,7 +169,7 @@ def _check_snapshot(tables: list[Snapshot] | None, step: int, state: GameState) 
 
 
 def snapshot_deltas(replay: Replay) -> list[Snapshot]:
-    """The replay's snapshots as stored (see referee/snapshots.py); a replay recorded
+    """The replay's snapshots as stored (see referee/replay/snapshots.py); a replay recorded
     before snapshots existed is re-simulated to make them (slow, but exact)."""
     if replay.snapshots is not None:
         return list(replay.snapshots)

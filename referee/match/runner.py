@@ -5,8 +5,8 @@
 asks the engine's pending seats for their decisions (simultaneous picks concurrently),
 holding each to its deadline and time bank, applies the choices in seat order, and ends
 with EndMatch to every live seat. Talking to a bot (the calls, the decision stream, their
-deadlines and the kind of a failure) is :mod:`referee.bot_client`; the replay is recorded
-by :class:`referee.replay.ReplayBuilder`.
+deadlines and the kind of a failure) is :mod:`referee.bots.client`; the replay is recorded
+by :class:`referee.replay.files.ReplayBuilder`.
 
 Faults never stop a match: the seat gets the fallback (the first legal option in
 canonical order) and the fault is recorded; after ``ClockSpec.max_faults`` faults, at once
@@ -23,12 +23,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from referee.bot_client import SETUP, BotClient, protocol_mismatch
-from referee.encoder import MatchEncoder
+from referee.bots.client import SETUP, BotClient, protocol_mismatch
+from referee.bots.process import BotLease, BotPool, BotStartError
 from referee.faults import Fault, FaultKind, LogTail
-from referee.process import BotLease, BotPool, BotStartError
-from referee.replay import ReplayBuilder
-from referee.replay_result import MatchResult
+from referee.match.encoder import MatchEncoder
+from referee.replay.record import ReplayBuilder
+from referee.replay.result import MatchResult
 from referee.spec import BotSpec, ClockSpec, MatchSpec
 from sdk.game import GameState, Option, driver, new_game, parse_variant
 from sdk.game.variants import check_players

@@ -4,7 +4,7 @@ A replay comes from a file anyone can edit, so before it is re-simulated or prin
 is checked here: :func:`check_shape` raises :class:`ShapeError` naming the first field
 that is missing or of the wrong type (``decisions[3].choice: must be a whole number``).
 What the shape cannot tell (whether the choices re-simulate to the recorded tables and
-result) is :func:`referee.replay.resimulate`'s job. The format is in docs/referee.md.
+result) is :func:`referee.replay.files.resimulate`'s job. The format is in docs/referee.md.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def _decision(value: Any, where: str, index: int, players: int) -> None:
 
 def check_shape(data: Any) -> None:
     """ShapeError naming the first field of replay `data` that is missing or wrong (the
-    header, ``format`` and ``version``, is checked by referee.replay.check_header)."""
+    header, ``format`` and ``version``, is checked by referee.replay.files.check_header)."""
     replay = _dict(data, "replay")
     _str(_field(replay, "match_id", ""), "match_id")
     _str(_field(replay, "variant", ""), "variant")

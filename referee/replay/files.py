@@ -12,9 +12,9 @@ Format (``format = "bullring-replay"``, ``version = 3``; see docs/referee.md)::
      setup_faults: [fault...],
      result: {scores, ranks, faults, forfeited}}
 
-``snapshots`` (referee/snapshots.py) hold the whole table at every step: the referee's view
+``snapshots`` (referee/replay/snapshots.py) hold the whole table at every step: the referee's view
 plus each seat's own fields, so every view a seat was sent is in the replay once
-(:func:`referee.snapshots.seat_view` of the snapshot at the start of the decision's engine
+(:func:`referee.replay.snapshots.seat_view` of the snapshot at the start of the decision's engine
 step), and replay viewers need no engine. The history a seat saw is
 ``histories[seat][:history_len]`` (histories only grow), which keeps replays linear in the
 match length; an event holds only its fields that differ from their default, and a seat
@@ -25,10 +25,10 @@ replays every choice through a fresh engine and checks every snapshot, view, his
 option list and the result (a replay older than version 3 holds the events of older
 engines: its histories are not compared; :data:`EVENTS_VERSION`).
 
-The replay is a typed value in memory, :class:`Replay` (referee/replay_model.py), read
+The replay is a typed value in memory, :class:`Replay` (referee/replay/model.py), read
 and checked once at the edge (:func:`load`, :meth:`Replay.from_json`). The jobs are split:
-referee/replay_json.py (game-model values as the replay stores them),
-referee/replay_record.py (:class:`ReplayBuilder`), referee/resimulate.py
+referee/replay/values.py (game-model values as the replay stores them),
+referee/replay/record.py (:class:`ReplayBuilder`), referee/replay/resimulate.py
 (:func:`resimulate`, :func:`verify`, :func:`steps`, :func:`snapshot_deltas`).
 
 ``seed`` is the match seed, ``deal_seed`` the seed the engine dealt from (derived from the
@@ -44,75 +44,10 @@ from pathlib import Path
 
 from referee.decompress import GZIP_MAGIC, inflate, size_text
 from referee.limits import MAX_REPLAY_BYTES
-from referee.replay_json import (
-    event_to_json,
-    history_to_json,
-    option_from_json,
-    option_to_json,
-    option_to_replay,
-    shared_histories,
-    to_json,
-    view_to_json,
-)
-from referee.replay_model import (
-    EVENTS_VERSION,
-    FORMAT,
-    READABLE_VERSIONS,
-    VERSION,
-    JsonObject,
-    JsonValue,
+from referee.replay.model import (
     Replay,
-    ReplayBot,
-    ReplayDecision,
     ReplayError,
-    ReplayResult,
-    StoredHistory,
-    StoredOption,
-    check_header,
 )
-from referee.replay_record import ReplayBuilder
-from referee.resimulate import (
-    histories_of,
-    new_state,
-    resimulate,
-    snapshot_deltas,
-    steps,
-    verify,
-)
-
-__all__ = [
-    "EVENTS_VERSION",
-    "FORMAT",
-    "READABLE_VERSIONS",
-    "VERSION",
-    "JsonObject",
-    "JsonValue",
-    "Replay",
-    "ReplayBot",
-    "ReplayBuilder",
-    "ReplayDecision",
-    "ReplayError",
-    "ReplayResult",
-    "StoredHistory",
-    "StoredOption",
-    "check_header",
-    "event_to_json",
-    "histories_of",
-    "history_to_json",
-    "load",
-    "new_state",
-    "option_from_json",
-    "option_to_json",
-    "option_to_replay",
-    "resimulate",
-    "save",
-    "shared_histories",
-    "snapshot_deltas",
-    "steps",
-    "to_json",
-    "verify",
-    "view_to_json",
-]
 
 
 def save(replay: Replay, path: str | Path) -> None:

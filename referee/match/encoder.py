@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from google.protobuf.message import Message
 
-from referee.view_wire import header_fields, six_nimmt_fields
+from referee.match.wire import header_fields, six_nimmt_fields
 from sdk.game.core import Event, Option, ViewHeader
 from sdk.game.views import SixNimmtView, View
 from sdk.protocol.bullring.v1 import bot_pb2 as pb

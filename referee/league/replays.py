@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee import replay as replay_file
 from referee.league.config import load_league
 from referee.league.store import LeagueStore
-from referee.replay_model import Replay, ReplayError
+from referee.replay import files as replay_file
+from referee.replay.model import Replay, ReplayError
 
 STORE_SUFFIXES = (".sqlite", ".sqlite3", ".db")
 

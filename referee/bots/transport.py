@@ -5,7 +5,7 @@ A :class:`Transport` sends StartMatch, Decide and EndMatch and brings back the r
 decoded as the kind of reply the request asks for, or a string saying why it is not one
 (garbage, nesting too deep, a Play reply of another kind). A failed exchange (an error
 status, a deadline passed, a stream the bot ended) raises :class:`ExchangeFailure`. A
-transport judges nothing: :class:`referee.bot_client.BotClient` picks it from the bot's
+transport judges nothing: :class:`referee.bots.client.BotClient` picks it from the bot's
 Hello, checks each reply and turns failures into faults.
 
 The two stream transports share one rule: one request is outstanding at a time, and any
@@ -25,7 +25,7 @@ import grpc
 import grpc.aio
 from google.protobuf.message import Message
 
-from referee.process import BotProcess
+from referee.bots.process import BotProcess
 from sdk.protocol.bullring.v1 import bot_pb2 as pb
 from sdk.wire import error_status
 from sdk.wire.error_status import BotException

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from referee.bot_client import BotClient, protocol_mismatch
+from referee.bots.client import BotClient, protocol_mismatch
+from referee.bots.process import BotPool, BotStartError
 from referee.faults import Fault
-from referee.process import BotPool, BotStartError
 from referee.spec import BotSpec
 from sdk.errors import BullringError
 from sdk.game.variants import parse_variant

@@ -1,4 +1,4 @@
-"""Recording a match into a :class:`referee.replay_model.Replay`: the match runner feeds
+"""Recording a match into a :class:`referee.replay.model.Replay`: the match runner feeds
 :class:`ReplayBuilder` each decision and the table after each applied choice; the builder
 never changes the game."""
 
@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.faults import Fault
-from referee.replay_json import option_to_replay, shared_histories
-from referee.replay_model import (
+from referee.replay.model import (
     VERSION,
     JsonObject,
     Replay,
@@ -17,8 +16,9 @@ from referee.replay_model import (
     ReplayResult,
     StoredOption,
 )
-from referee.replay_result import MatchResult
-from referee.snapshots import SnapshotRecorder
+from referee.replay.result import MatchResult
+from referee.replay.snapshots import SnapshotRecorder
+from referee.replay.values import option_to_replay, shared_histories
 from referee.spec import MatchSpec
 from sdk.game import DecisionKind, Event, GameState, Option, VariantSpec
 from sdk.game.views import View
