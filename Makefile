@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint typecheck unit bench proto clean
+.PHONY: demo test check lint typecheck unit fast bench proto clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,17 @@ demo: $(STAMP)
 
 ## test: every test and check (lint, types, tests)
 test: lint typecheck unit
+
+## check: the fast loop: lint, types, and the tests that need no bubblewrap, chromium or npm
+check: lint typecheck fast
+
+# The rules, the SDK, the wire and the import contract: no sandboxed bot, browser or Node.js.
+FAST_TESTS := tests/sdk tests/test_architecture.py tests/test_codec_split.py \
+	tests/test_doc_links.py tests/test_errors.py tests/test_merge_markers.py \
+	tests/test_opponents.py tests/test_strength.py
+
+fast: $(STAMP)
+	$(BIN)/pytest -q -n auto -m "not slow and not serial" $(FAST_TESTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

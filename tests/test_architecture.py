@@ -70,12 +70,13 @@ LAYERS: dict[str, list[list[str]]] = {
     "sdk.game.xnimmt": [
         ["sdk.game.xnimmt.constructors"],
         ["sdk.game.xnimmt.rules"],
+        ["sdk.game.xnimmt.view"],
         ["sdk.game.xnimmt.setup"],
     ],
     "sdk.game.elevennimmt": [
         ["sdk.game.elevennimmt.constructors"],
         ["sdk.game.elevennimmt.rules"],
-        ["sdk.game.elevennimmt.options", "sdk.game.elevennimmt.turnoptions"],
+        ["sdk.game.elevennimmt.turnoptions", "sdk.game.elevennimmt.view"],
         ["sdk.game.elevennimmt.table", "sdk.game.elevennimmt.setup"],
     ],
     "sdk.game.hornochsen": [

@@ -31,3 +31,25 @@ def test_the_rules_page_covers_every_variant() -> None:
     rules = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
     for name in PRESETS:
         assert f"`{name}`" in rules, f"docs/rules.md does not name the variant {name}"
+
+
+# A path the docs write out in full, from one of the repository's top-level folders.
+NAMED_PATH = re.compile(
+    r"`((?:sdk|referee|leaderboard|bullring_cli|example_bots|tests|benchmarks|proto|docs)"
+    r"/[\w./-]*)`"
+)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_every_file_a_page_names_exists(page: Path) -> None:
+    missing = [
+        path
+        for path in NAMED_PATH.findall(page.read_text(encoding="utf-8"))
+        if not (REPO / path.rstrip("/")).exists()
+    ]
+    assert missing == [], f"{page.name} names files the repository does not have"
+
+
+def test_no_page_cites_a_file_the_repository_lacks() -> None:
+    for path in [*PAGES, REPO / "tests" / "test_architecture.py"]:
+        assert "DESIGN.md" not in path.read_text(encoding="utf-8"), path.name

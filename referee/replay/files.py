@@ -1,5 +1,5 @@
-"""Match replays: a self-contained JSON record that re-simulates exactly; this module reads
-and writes replay files, and every replay name is importable from it.
+"""Replay files: a match's self-contained JSON record, which re-simulates exactly, read
+and written (gzip-compressed or not) under a cap on its size.
 
 Format (``format = "bullring-replay"``, ``version = 3``; see docs/referee.md)::
 

@@ -28,7 +28,7 @@ never point the referee at another bot's socket.
 This module is the per-bot sandbox (:class:`BotSandbox`); the configuration is
 :mod:`referee.sandbox.config`, what a bot sees and its private folders
 :mod:`referee.sandbox.folders`, the check that the sandbox works here
-:mod:`referee.sandbox.probe`. Their public names are importable from here too.
+:mod:`referee.sandbox.probe`, bubblewrap's look-ups :mod:`referee.sandbox.bubblewrap`.
 """
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ itself whenever no further play is legal.
 
 This package's face is the family record (:data:`FAMILY`); every public name of the
 family is importable from here. Inside, top first: :mod:`~sdk.game.elevennimmt.constructors`
-(a state from a Position or a view) > :mod:`~sdk.game.elevennimmt.rules` (the state, its
-rules and its views) > :mod:`~sdk.game.elevennimmt.options` (a decision's options) >
-:mod:`~sdk.game.elevennimmt.turnoptions` (a turn's plays, kept up to date) >
+(a state from a Position or a view) > :mod:`~sdk.game.elevennimmt.rules` (the state and
+its rules) > :mod:`~sdk.game.elevennimmt.turnoptions` (a turn's plays, kept up to date)
+and :mod:`~sdk.game.elevennimmt.view` (views, card places) >
 :mod:`~sdk.game.elevennimmt.table` (pile arithmetic) > :mod:`~sdk.game.elevennimmt.setup`
 (the variant).
 """

@@ -10,10 +10,10 @@ to take a pile (only before the first card of the turn), END_TURN once a card wa
 and more plays are possible. With no bull card the turn ends after one card; it ends by
 itself whenever no further play is legal.
 
-Which options are legal (the turn's PLAY options, the quick legality check) is in
-:mod:`sdk.game.elevennimmt.options`; explicit positions and determinization are in
-:mod:`sdk.game.elevennimmt.constructors`; the
-family (presets, constructors) in :mod:`sdk.game.elevennimmt`, which re-exports every name.
+The turn's option list is a :class:`~sdk.game.elevennimmt.turnoptions.TurnOptions`, kept
+up to date as plays are made; explicit positions and determinization are in
+:mod:`sdk.game.elevennimmt.constructors`; the family (presets, constructors) in
+:mod:`sdk.game.elevennimmt`, which re-exports every public name.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ from sdk.game.core import (
     RulesError,
 )
 from sdk.game.dealing import seeded_shuffle
-from sdk.game.elevennimmt.options import ElevenNimmtOptions
 from sdk.game.elevennimmt.setup import NAME
 from sdk.game.elevennimmt.table import (
     BITS,
@@ -58,13 +57,12 @@ from sdk.game.elevennimmt.table import (
     steal_targets,
 )
 from sdk.game.elevennimmt.turnoptions import TurnOptions
+from sdk.game.elevennimmt.view import card_locations_of, view_of
 from sdk.game.engine_support import (
-    make_header,
     position_history,
     require_distinct,
     require_legal,
     require_pending,
-    require_seat,
 )
 from sdk.game.eventlog import EventLog, Record
 from sdk.game.family import Position
@@ -81,6 +79,7 @@ _K_ROUND_END = int(EventKind.ROUND_END)
 _TURNS = tuple((seat,) for seat in range(7))  # pending(): the seat to move
 _PLAY, _OVER, _STEAL = Phase.PLAY, Phase.OVER, Phase.STEAL  # enum members as globals: quicker
 _PLAY_KIND, _ROW_KIND, _STEAL_KIND = OptionKind.PLAY, OptionKind.ROW, OptionKind.STEAL
+_END_TURN_KIND = OptionKind.END_TURN
 _new_options = list.__new__
 _new_state = object.__new__
 _pile_of_play = itemgetter(1)  # a play's pile: plays are (card, pile)
@@ -91,7 +90,7 @@ _Table = tuple[
 _NO_HAND: tuple[list[int], int] = ([], 0)  # _held before a hand's spread set is known
 
 
-class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView]):
+class ElevenNimmtState(EventLog, GameState[ElevenNimmtView]):
     """A game of 11 nimmt!. Build one with :func:`new_game` or :meth:`from_position`."""
 
     # Every attribute in a slot, and clone() copies the slots without reading the instance
@@ -405,11 +404,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
                 return self.scores()
 
     def card_locations(self) -> dict[str, list[int]]:
-        places = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}
-        places.update({f"pile {p}": list(pile) for p, pile in enumerate(self.piles)})
-        places["deck"] = self.deck[::-1]  # top card first, as from_position takes it
-        places["unused"] = list(self.unused)
-        return places
+        return card_locations_of(self)
 
     def position(self) -> Position:
         """The table at the start of a turn, before its first card."""
@@ -427,30 +422,7 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         )
 
     def view(self, seat: int) -> ElevenNimmtView:
-        require_seat(self.players, seat)
-        to_move = self.pending()
-        return ElevenNimmtView(
-            header=make_header(
-                self.variant,
-                self.players,
-                seat,
-                self.round,
-                self.totals,
-                to_move,
-                self.decision_kind(seat) if seat in to_move else None,
-                self.history,
-            ),
-            hand=tuple(self.hands[seat]) if seat >= 0 else (),
-            pile_tops=tuple(p[-1] for p in self.piles),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            bulls=tuple(self.bulls),
-            supply=self.supply,
-            deck_size=len(self.deck),
-            starter=self.starter,
-            turn_plays=tuple(self.plays),
-            turn_start_tops=tuple(self.start_tops),
-            all_hands=tuple(tuple(h) for h in self.hands) if seat < 0 else (),
-        )
+        return view_of(self, seat)
 
     # ----- the rules ------------------------------------------------------------------
 
@@ -634,6 +606,73 @@ class ElevenNimmtState(ElevenNimmtOptions, EventLog, GameState[ElevenNimmtView])
         self.starter = next_starter(self.totals, self.starter)
         self.unused = []
         self._deal()
+
+    # The option rules: which piles a turn may still play on, and the quick legality
+    # check of one option (the option list itself is a TurnOptions).
+
+    def _is_legal(self, seat: int, option: Option) -> bool:
+        """A quick legality check of one option (the same rules as legal_options)."""
+        kind = option.kind
+        if self.phase is _STEAL:
+            return kind == _STEAL_KIND and option.target in self.steal_targets
+        if kind == _PLAY_KIND:
+            pile = option.row
+            if not 0 <= pile < len(self.start_tops) or option.card not in self.hands[seat]:
+                return False
+            return 1 <= (option.card - self.start_tops[pile]) % 100 <= WINDOW and (
+                self._may_use(seat, pile)
+            )
+        if kind == _ROW_KIND:
+            return not self.plays and 0 <= option.row < len(self.piles)
+        return kind == _END_TURN_KIND and bool(self.plays)
+
+    def _may_use(self, seat: int, pile: int) -> bool:
+        """Whether this turn may still play on `pile` (b bull cards: b piles, at least 1)."""
+        plays = self.plays
+        if not plays:
+            return True
+        used = set(map(_pile_of_play, plays))
+        return pile in used or len(used) < max(1, self.bulls[seat])
+
+    def _open_tops(self, seat: int) -> tuple[int, int]:
+        """The start tops of the piles this turn may still play on, as a bit set and as a
+        spread set: with b bull cards at most b piles (one pile, one card with none)."""
+        tops = self.start_tops
+        cache = self._tops_cache
+        if cache[0] is not tops:
+            cache = self._cache_tops()
+        plays = self.plays
+        if plays:
+            used = set(map(_pile_of_play, plays))
+            if len(used) >= max(1, self.bulls[seat]):
+                mask = spread = 0
+                for pile in used:
+                    top = tops[pile]
+                    mask |= BITS[top]
+                    spread |= TOP_SPREAD[top]
+                return mask, spread
+        return cache[1], cache[2]
+
+    def _cache_tops(self) -> tuple[list[int] | None, int, int]:
+        """The bit set and spread set of the start tops, kept with the start_tops list they
+        describe (the engine sets them at every turn's start; this is for other states)."""
+        tops = self.start_tops
+        mask = 0
+        for top in tops:
+            mask |= BITS[top]
+        self._tops_cache = cache = (tops, mask, spread_of(tops, TOP_SPREAD))
+        return cache
+
+    def _hand_spread(self, seat: int) -> int:
+        """The spread set of the seat's hand, kept with the hand list it describes (the
+        engine keeps it up to date as it replaces hands; this finds it for others)."""
+        hand = self.hands[seat]
+        held = self._held[seat]
+        if held[0] is hand:
+            return held[1]
+        spread = spread_of(hand, CARD_SPREAD)
+        self._held[seat] = (hand, spread)
+        return spread
 
 
 def _round_end(table: _Table | RoundEnd) -> RoundEnd:

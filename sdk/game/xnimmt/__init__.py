@@ -11,8 +11,9 @@ Two rounds; fewest points wins.
 
 This package's face is the family record (:data:`FAMILY`); every public name of the
 family is importable from here. Inside, top first: :mod:`~sdk.game.xnimmt.constructors`
-(a state from a Position or a view) > :mod:`~sdk.game.xnimmt.rules` (the state, its rules
-and its views) > :mod:`~sdk.game.xnimmt.setup` (the variant).
+(a state from a Position or a view) > :mod:`~sdk.game.xnimmt.rules` (the state and its
+rules) > :mod:`~sdk.game.xnimmt.view` (views, card places) > :mod:`~sdk.game.xnimmt.setup`
+(the table's constants, where a card goes, the variant).
 """
 
 from __future__ import annotations
@@ -20,20 +21,20 @@ from __future__ import annotations
 from sdk.game.family import Family
 from sdk.game.views import XNimmtView
 from sdk.game.xnimmt.constructors import from_position, from_view
-from sdk.game.xnimmt.rules import (
+from sdk.game.xnimmt.rules import XNimmtState, new_game
+from sdk.game.xnimmt.setup import (
     CAPACITIES,
     CARD_OPTIONS,
+    CATALOG,
     DECK,
     HAND_SIZE,
+    NAME,
     ROUNDS,
     ROW_OPTIONS,
     Phase,
-    XNimmtState,
-    new_game,
     round_score,
     row_for,
 )
-from sdk.game.xnimmt.setup import CATALOG, NAME
 
 __all__ = [
     "CAPACITIES",

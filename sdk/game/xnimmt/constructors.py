@@ -15,8 +15,8 @@ from sdk.game.engine_support import (
 )
 from sdk.game.family import Position
 from sdk.game.views import View, XNimmtView
-from sdk.game.xnimmt.rules import DECK, Phase, XNimmtState
-from sdk.game.xnimmt.setup import CATALOG
+from sdk.game.xnimmt.rules import XNimmtState
+from sdk.game.xnimmt.setup import CATALOG, DECK, Phase
 
 
 def from_position(position: Position) -> XNimmtState:

@@ -17,11 +17,9 @@ family (presets, constructors) in :mod:`sdk.game.xnimmt`, which re-exports every
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Mapping, Sequence
 
-from sdk.game.cards import HEADS
 from sdk.game.core import (
     DecisionKind,
     Event,
@@ -34,61 +32,26 @@ from sdk.game.core import (
 )
 from sdk.game.dealing import seeded_shuffle
 from sdk.game.engine_support import (
-    make_header,
     position_history,
     require_distinct,
     require_legal,
     require_pending,
-    require_seat,
 )
 from sdk.game.eventlog import EventLog, Record
 from sdk.game.family import Position
 from sdk.game.views import XNimmtView
-from sdk.game.xnimmt.setup import NAME
-
-DECK = range(1, 101)
-
-
-CAPACITIES = (3, 4, 5)
-
-
-HAND_SIZE = 8
-
-
-ROUNDS = 2
-
-
-CARD_OPTIONS = tuple(Option(OptionKind.CARD, card) for card in range(DECK.stop))
-
-
-ROW_OPTIONS = [Option(OptionKind.ROW, row=row) for row in range(len(CAPACITIES))]
-
-
-class Phase(enum.Enum):
-    PICK = "pick"  # seats choose their cards face down
-    RESOLVE = "resolve"  # transient: revealed cards are being placed
-    TAKE_ROW = "take_row"  # the lowest card fits no row: its player chooses a row
-    X_ROW_CARD = "x_row_card"  # a taker chooses which taken card goes to the X row
-    OVER = "over"
-
-
-def row_for(card: int, rows: Sequence[Sequence[int]]) -> int:
-    """The row a card goes to: the one whose last card is the highest below it; -1: none.
-
-    Shared by every "least difference onto row ends" placement of this module.
-    """
-    best, best_last = -1, 0
-    for index, row in enumerate(rows):
-        last = row[-1]
-        if best_last < last < card:
-            best, best_last = index, last
-    return best
-
-
-def round_score(hand: Sequence[int], x_pile: Sequence[int]) -> int:
-    """Points of one round: heads in hand x1, heads in the X pile x2, X row free."""
-    return sum(HEADS[c] for c in hand) + 2 * sum(HEADS[c] for c in x_pile)
-
+from sdk.game.xnimmt.setup import (
+    CAPACITIES,
+    CARD_OPTIONS,
+    DECK,
+    HAND_SIZE,
+    NAME,
+    ROUNDS,
+    ROW_OPTIONS,
+    Phase,
+    round_score,
+)
+from sdk.game.xnimmt.view import card_locations_of, view_of
 
 # Event kinds as ints, for the compact history records (sdk.game.eventlog).
 _K_PLACE = int(EventKind.PLACE)
@@ -332,50 +295,10 @@ class XNimmtState(EventLog, GameState[XNimmtView]):
                 return self.scores()
 
     def card_locations(self) -> dict[str, list[int]]:
-        places: dict[str, list[int]] = {}
-        for seat in range(self.players):
-            places[f"hand {seat}"] = list(self.hands[seat])
-            places[f"x row {seat}"] = list(self.x_rows[seat])
-            places[f"x pile {seat}"] = list(self.x_piles[seat])
-        for index, row in enumerate(self.rows):
-            places[f"row {index}"] = list(row)
-        places["revealed"] = [card for card, _ in self.queue]
-        places["pending"] = [self.pending_card] if self.pending_card else []
-        places["taken"] = list(self.taken)
-        places["unused"] = list(self.unused)
-        return places
+        return card_locations_of(self)
 
     def view(self, seat: int) -> XNimmtView:
-        require_seat(self.players, seat)
-        to_move = self.pending()
-        decision = self.decision_kind(seat) if seat in to_move else None
-        return XNimmtView(
-            header=make_header(
-                self.variant,
-                self.players,
-                seat,
-                self.round,
-                self.totals,
-                to_move,
-                decision,
-                self.history,
-            ),
-            hand=tuple(self.hands[seat]) if seat >= 0 else (),
-            rows=tuple(tuple(r) for r in self.rows),
-            capacities=CAPACITIES,
-            hand_sizes=tuple(len(h) for h in self.hands),
-            x_rows=tuple(tuple(r) for r in self.x_rows),
-            x_pile_sizes=tuple(len(p) for p in self.x_piles),
-            own_x_pile=tuple(self.x_piles[seat]) if seat >= 0 else (),
-            picked=tuple(bool(p) for p in self.picks)
-            if self.phase is _PICK
-            else (False,) * self.players,
-            revealed=tuple((s, c) for c, s in self.queue),
-            pending_card=self.pending_card,
-            taken=tuple(sorted(self.taken)),
-            all_hands=tuple(tuple(h) for h in self.hands) if seat < 0 else (),
-            all_x_piles=tuple(tuple(p) for p in self.x_piles) if seat < 0 else (),
-        )
+        return view_of(self, seat)
 
     # ----- the rules ------------------------------------------------------------------
 
