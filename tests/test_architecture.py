@@ -470,3 +470,33 @@ def test_the_public_surface_check_sees_internal_imports() -> None:
         "sdk.Nope is not in sdk.__all__",
     ]
     assert public_surface_violations("from sdk.game import sixnimmt, HEADS\n") == []
+
+
+CLI = ("bullring_cli", "referee.cli", "leaderboard.cli")
+BOT_RUNTIME = ("sdk.runtime", "sdk.stop_signals")  # the bot's gRPC server and its signals
+
+
+def _within(module: str, roots: Sequence[str]) -> bool:
+    return any(module == root or module.startswith(root + ".") for root in roots)
+
+
+def test_only_the_cli_imports_cli_modules() -> None:
+    graph = module_graph(modules())
+    wrong = [
+        f"{module} imports {target}"
+        for module, targets in sorted(graph.items())
+        for target in sorted(targets)
+        if _within(target, CLI) and not _within(module, CLI)
+    ]
+    assert wrong == []
+
+
+def test_the_referee_and_the_site_never_import_the_bot_runtime() -> None:
+    graph = module_graph(modules())
+    wrong = [
+        f"{module} imports {target}"
+        for module, targets in sorted(graph.items())
+        for target in sorted(targets)
+        if _within(module, ("referee", "leaderboard")) and _within(target, BOT_RUNTIME)
+    ]
+    assert wrong == []
