@@ -41,7 +41,10 @@ from referee.bots.client import BotClient, protocol_mismatch
 from referee.bots.manifest import load_manifest
 from referee.bots.process import BotPool, BotStartError
 from referee.faults import Fault, FaultKind
+from referee.league.config import LeagueConfig
 from referee.league.formats import league_match_id
+from referee.league.runner import active_roster
+from referee.league.store import LeagueStore
 from referee.match.runner import DecisionRecord, play_match
 from referee.replay.result import MatchResult
 from referee.sandbox.config import SandboxConfig
@@ -448,3 +451,39 @@ async def check_bot(
 def run_check(spec: BotSpec, **kwargs: Any) -> CheckReport:
     """:func:`check_bot` from synchronous code."""
     return asyncio.run(check_bot(spec, **kwargs))
+
+
+def next_seq(store: Path) -> int:
+    """The number the league's next scheduled match will get."""
+    if not store.is_file():
+        return 1
+    with LeagueStore.open_readonly(store) as db:
+        return db.counts()[1] + 1
+
+
+def check_for_league(bot: BotSpec, config: LeagueConfig, store: Path) -> list[str]:
+    """The conformance check (``bullring bot check``) on every league variant, made to
+    look like the league's own matches: its clock, seats, match ids, the league's bots as
+    opponents (the example bots fill in for a league with too few) and a fresh secret key.
+    The problems found (empty: the bot may join): Hello's name and version against the
+    manifest, then every fault of the bot's seat."""
+    look = LeagueLook(config.name, next_seq(store))
+    roster = [b for b in active_roster(config, store) if b.name != bot.name]
+    problems: list[str] = []
+    for variant in config.variants:
+        enough = len(roster) >= variant.seats - 1
+        report = run_check(
+            bot,
+            games=1,
+            variants=[variant.id],
+            players=variant.seats,
+            clock=config.clock,
+            sandbox=config.sandbox,
+            opponents=roster if enough else [*roster, *default_opponents()],
+            look=look,
+            strict_opponents=False,
+        )
+        problems += report.problems  # Hello's name and version against the manifest too
+        if problems:
+            break
+    return problems

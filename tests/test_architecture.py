@@ -120,7 +120,7 @@ LAYERS: dict[str, list[list[str]]] = {
         ["referee.league.store", "referee.league.local_pool", "referee.league.run_lock"],
         ["referee.league.store_reads"],
         ["referee.league.store_rows"],
-        ["referee.league.formats", "referee.league.ratings"],
+        ["referee.league.formats", "referee.league.ratings", "referee.league.archive"],
         ["referee.league.config"],
     ],
     "referee.match": [["referee.match.runner"], ["referee.match.encoder"], ["referee.match.wire"]],

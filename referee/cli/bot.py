@@ -9,18 +9,14 @@ from typing import Annotated
 import typer
 
 from referee.bots.manifest import load_manifest
-from referee.check import LeagueLook, default_opponents, run_check
+from referee.check import check_for_league
 from referee.cli import check as cli_check
 from referee.cli.errors import fail
 from referee.cli.options import LOCK_TIMEOUT_OPTION
-from referee.league.config import LeagueConfig, load_league
-from referee.league.runner import (
-    active_roster,
-    check_store,
-    register_submission,
-)
+from referee.league.archive import BotArchive, staged_copy
+from referee.league.config import load_league
+from referee.league.runner import check_store, register_submission
 from referee.league.store import LeagueStore, store_errors
-from referee.league.store_rows import manifest_conflict, manifest_hash
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout
 from referee.sandbox.probe import available
 from referee.spec import BotSpec
@@ -29,50 +25,16 @@ app = typer.Typer(help="Submit bots to leagues.", no_args_is_help=True)
 MAX_PROBLEM_LINES = 10
 
 
-def next_seq(store: Path) -> int:
-    """The number the league's next scheduled match will get."""
-    if not store.is_file():
-        return 1
-    with LeagueStore.open_readonly(store) as db:
-        return db.counts()[1] + 1
-
-
-def check_plays(bot: BotSpec, config: LeagueConfig, store: Path) -> list[str]:
-    """The conformance check (``bullring bot check``) on every league variant, made to
-    look like the league's own matches: its clock, seats, match ids, the league's bots as
-    opponents (the example bots fill in for a league with too few) and a fresh secret key.
-    The problems found (empty: the bot may join): Hello's name and version against the
-    manifest, then every fault of the bot's seat."""
-    look = LeagueLook(config.name, next_seq(store))
-    roster = [b for b in active_roster(config, store) if b.name != bot.name]
-    problems: list[str] = []
-    for variant in config.variants:
-        enough = len(roster) >= variant.seats - 1
-        report = run_check(
-            bot,
-            games=1,
-            variants=[variant.id],
-            players=variant.seats,
-            clock=config.clock,
-            sandbox=config.sandbox,
-            opponents=roster if enough else [*roster, *default_opponents()],
-            look=look,
-            strict_opponents=False,
-        )
-        problems += report.problems  # Hello's name and version against the manifest too
-        if problems:
-            break
-    return problems
-
-
-def refuse_changed_manifest(bot: BotSpec, store: Path) -> None:
-    """Fail at once (one line, exit 2) if the store registers ``bot.key`` from another
-    manifest: registering would refuse it after the check, which may take minutes."""
+def refuse_changed_tree(bot: BotSpec, store: Path) -> None:
+    """Fail at once (one line, exit 2) if the store registers ``bot.key`` with another
+    folder (registering would refuse it after the check, which may take minutes), or if
+    the archived copies of the league's bots, the check's opponents, are not as
+    registered."""
     if not store.is_file():
         return
     with LeagueStore.open_readonly(store) as db, store_errors(store, only_reads=True):
-        known = {b.spec.key: b.manifest_hash for b in db.bots()}
-    conflict = manifest_conflict(bot.key, manifest_hash(bot), known.get(bot.key))
+        db.verify_archive()
+        conflict = db.tree_conflict(bot)
     if conflict:
         raise fail(conflict)
 
@@ -94,7 +56,7 @@ def submit(
     check_lock_timeout(lock_timeout)
     check_store(config, store_path)  # a store of another league or none: say so first
     bot = load_manifest(manifest)
-    refuse_changed_manifest(bot, store_path)
+    refuse_changed_tree(bot, store_path)
     # A submitted bot is untrusted: it is only ever started in the sandbox.
     if not config.sandbox.enabled:
         raise fail(
@@ -108,7 +70,13 @@ def submit(
         f"checking {bot.key} (bullring bot check) on {len(config.variants)} variant(s)",
         err=as_json,
     )
-    problems = check_plays(bot, config, store_path)
+    # The check runs a copy of the folder, and that very copy is what gets registered:
+    # an edit of the folder during or after the check changes nothing that runs.
+    with staged_copy(BotArchive.of_store(store_path), bot) as staged:
+        problems = check_for_league(staged.spec, config, store_path)
+        if not problems:
+            with store_errors(store_path, lock_timeout):
+                message = register_submission(config, staged.spec, store_path, lock_timeout)
     if problems:
         if as_json:
             outcome = {"bot": bot.key, "registered": False, "problems": problems}
@@ -118,8 +86,6 @@ def submit(
             for problem in problems[1:MAX_PROBLEM_LINES]:
                 typer.echo(f"  also: {problem}", err=True)
         raise typer.Exit(1)
-    with store_errors(store_path, lock_timeout):
-        message = register_submission(config, bot, store_path, lock_timeout)
     if any(named.key == bot.key for named in config.bots):
         message = f"{bot.key} (named in {league}) passed the check; {message}"
     if as_json:

@@ -15,6 +15,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from typer.core import TyperGroup
 
 from sdk.errors import BullringError
@@ -25,8 +26,9 @@ _stderr = Console(stderr=True, highlight=False)
 
 
 def fail(message: str) -> typer.Exit:
-    """Print `message` as one error line; return the Exit(2) to raise."""
-    _stderr.print(f"[red]error:[/red] {message}", soft_wrap=True)
+    """Print `message` as one error line; return the Exit(2) to raise. The message is
+    text, not markup: a ``[[bots]]`` or a name in brackets is printed as it is."""
+    _stderr.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True)
     return typer.Exit(2)
 
 

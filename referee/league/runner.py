@@ -20,6 +20,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee.league.archive import ArchiveError
 from referee.league.config import LeagueConfig, VariantConfig
 from referee.league.executors import (
     Executor,
@@ -188,6 +189,12 @@ def check_store(config: LeagueConfig, store_path: Path) -> None:
         )
 
 
+def bot_labels(config: LeagueConfig) -> dict[str, str]:
+    """Where each bot of the league file is named: ``l.toml: [[bots]] entry 2``."""
+    where = config.path or config.name
+    return {bot.key: f"{where}: [[bots]] entry {i}" for i, bot in enumerate(config.bots, 1)}
+
+
 def open_league_store(
     config: LeagueConfig, store_path: Path, lock_timeout: float = LOCK_TIMEOUT_S
 ) -> LeagueStore:
@@ -197,11 +204,13 @@ def open_league_store(
     store = LeagueStore.open(store_path, lock_timeout)
     try:
         store.init_league(config.name, config.digest(), config.schedule_json(), config.variants)
-        store.register_bots(config.bots)
+        store.archive.sweep_staging()
+        store.archive_legacy()
+        store.register_bots(config.bots, bot_labels(config))
     except StoreLocked:
         store.close()
         raise
-    except StoreError as error:
+    except (StoreError, ArchiveError) as error:
         store.close()
         raise LeagueError(str(error)) from None
     except BaseException:
@@ -278,6 +287,10 @@ class LeagueRunner:
             raise LeagueError(str(error)) from None
         store = open_league_store(self.config, self.store_path, self.lock_timeout)
         try:
+            try:
+                store.verify_archive()  # the league runs the archived copies, as registered
+            except ArchiveError as error:
+                raise LeagueError(str(error)) from None
             record_key_id(store, key)
             store.schedule(self.config.name, planned, self._options())
             self.key = key

@@ -24,6 +24,13 @@ from typing import Any
 from urllib.parse import quote
 
 from referee.decompress import DecompressError
+from referee.league.archive import (
+    ArchiveError,
+    BotArchive,
+    Entry,
+    changed_files,
+    live_tree,
+)
 from referee.league.formats import PlannedMatch, league_match_id
 from referee.league.ratings import Rating
 from referee.league.store_reads import StoreReads
@@ -38,6 +45,7 @@ from referee.league.store_rows import (
 )
 from referee.limits import LOCK_TIMEOUT_S
 from referee.replay.result import MatchResult
+from referee.sandbox.folders import bot_folder
 from referee.spec import BotSpec
 from sdk.errors import BullringError
 
@@ -78,7 +86,8 @@ CREATE TABLE IF NOT EXISTS bots (
     manifest TEXT,
     manifest_hash TEXT,
     spec TEXT NOT NULL,
-    registered_at REAL NOT NULL
+    registered_at REAL NOT NULL,
+    tree_hash TEXT
 );
 CREATE TABLE IF NOT EXISTS matches (
     seq INTEGER PRIMARY KEY,
@@ -286,6 +295,9 @@ class LeagueStore(StoreReads):
                 with store.transaction():
                     for statement in filter(None, (s.strip() for s in SCHEMA.split(";"))):
                         db.execute(statement)
+                    columns = {row[1] for row in db.execute("PRAGMA table_info(bots)")}
+                    if "tree_hash" not in columns:  # a store made before the archive
+                        db.execute("ALTER TABLE bots ADD COLUMN tree_hash TEXT")
                     db.execute(
                         "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
                         (str(SCHEMA_VERSION),),
@@ -395,39 +407,121 @@ class LeagueStore(StoreReads):
                     ),
                 )
 
-    def register_bots(self, bots: Iterable[BotSpec]) -> list[BotSpec]:
-        """Register bots not known yet (one transaction); return those that were new.
+    @property
+    def archive(self) -> BotArchive:
+        """The archive of this store's bots (docs/store.md, referee/league/archive.py)."""
+        return BotArchive.of_store(self.path)
 
-        A known ``name@version`` must come from the same manifest contents: a changed bot
-        needs a new version, which is rated apart from the old one.
+    def register_bots(
+        self, bots: Iterable[BotSpec], labels: Mapping[str, str] | None = None
+    ) -> list[BotSpec]:
+        """Register bots not known yet (one transaction); return those that were new, as
+        they run: from their archived copy.
+
+        Each bot's folder is copied into the store's archive (a bot that runs a staged
+        copy, :meth:`BotArchive.stage`, has that copy moved in). A known ``name@version``
+        must have the same tree: a changed bot needs a new version, which is rated apart
+        from the old one. `labels` names where a bot came from (``l.toml: [[bots]] entry
+        1``) in the error that refuses a changed one.
         """
         new: list[BotSpec] = []
+        archive = self.archive
+        trees: dict[str, tuple[str, list[Entry]]] = {}  # bots of one folder: hashed once
         with self.transaction() as db:
             for bot in bots:
-                digest = manifest_hash(bot)
-                row = db.execute(
-                    "SELECT manifest_hash FROM bots WHERE key = ?", (bot.key,)
-                ).fetchone()
+                row = db.execute("SELECT 1 FROM bots WHERE key = ?", (bot.key,)).fetchone()
                 if row is not None:
-                    conflict = manifest_conflict(bot.key, digest, row["manifest_hash"])
+                    conflict = self.tree_conflict(bot, (labels or {}).get(bot.key), trees)
                     if conflict:
                         raise StoreError(conflict)
                     continue
+                tree_hash, spec_json, runs = None, bot.to_json(), bot
+                if bot.endpoint is None and bot.manifest:
+                    archived = archive.add(bot)
+                    tree_hash, spec_json, runs = archived.digest, archived.stored, archived.spec
                 db.execute(
                     "INSERT INTO bots(key, name, version, manifest, manifest_hash, spec,"
-                    " registered_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    " registered_at, tree_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         bot.key,
                         bot.name,
                         bot.version,
                         bot.manifest,
-                        digest,
-                        json.dumps(bot.to_json(), sort_keys=True),
+                        manifest_hash(bot),
+                        json.dumps(spec_json, sort_keys=True),
                         time.time(),
+                        tree_hash,
                     ),
                 )
-                new.append(bot)
+                new.append(runs)
         return new
+
+    def tree_conflict(
+        self,
+        bot: BotSpec,
+        label: str | None = None,
+        trees: dict[str, tuple[str, list[Entry]]] | None = None,
+    ) -> str | None:
+        """Why `bot` may not stand for the registered version of its key (None: it may, or
+        the key is new): its folder's tree is not the one archived for that version.
+        `trees` keeps the folders hashed so far, by folder."""
+        row = self.db.execute(
+            "SELECT manifest_hash, tree_hash FROM bots WHERE key = ?", (bot.key,)
+        ).fetchone()
+        if row is None or bot.endpoint is not None or not bot.manifest:
+            return None
+        registered = row["tree_hash"]
+        if registered is None:  # registered before the archive: the manifest's hash
+            return manifest_conflict(bot.key, manifest_hash(bot), row["manifest_hash"])
+        # A staged copy (bot submit's) is hashed as any folder is: it is the bot's tree.
+        trees = {} if trees is None else trees
+        folder = str(bot_folder(bot))
+        if folder not in trees:
+            trees[folder] = live_tree(bot, self.archive.root)
+        digest, entries = trees[folder]
+        if digest == registered:
+            return None
+        try:
+            what = changed_files(self.archive.entries(registered), entries)
+        except ArchiveError:
+            what = "its archived copy is missing"
+        if label:
+            return (
+                f"{label} ({bot.key}): its folder changed since it was registered ({what}); "
+                "give the changed bot a new version in its bot.toml"
+            )
+        return (
+            f"bot {bot.key} is already registered with other contents ({what}); "
+            "give the changed bot a new version"
+        )
+
+    def archive_legacy(self) -> list[str]:
+        """Archive the bots registered before the archive (their rows have no tree hash)
+        from their folders, if their manifests are still the registered ones; return their
+        keys. StoreError for one whose manifest changed or is gone: nothing of it runs."""
+        archive = self.archive
+        done: list[str] = []
+        rows = self.db.execute(
+            "SELECT key, spec, manifest_hash FROM bots WHERE tree_hash IS NULL ORDER BY id"
+        ).fetchall()
+        for row in rows:
+            spec = BotSpec.from_json(json.loads(row["spec"]))
+            if spec.endpoint is not None or not spec.manifest:
+                continue
+            if not Path(spec.manifest).is_file() or manifest_hash(spec) != row["manifest_hash"]:
+                raise StoreError(
+                    f"{self.path}: bot {row['key']} was registered before bots were archived, "
+                    f"and its manifest {spec.manifest} changed or is gone since; register the "
+                    "bot as a new version, or use another store"
+                )
+            with self.transaction() as db:
+                archived = archive.add(spec)
+                db.execute(
+                    "UPDATE bots SET tree_hash = ?, spec = ? WHERE key = ? AND tree_hash IS NULL",
+                    (archived.digest, json.dumps(archived.stored, sort_keys=True), row["key"]),
+                )
+            done.append(row["key"])
+        return done
 
     # --- scheduling ------------------------------------------------------------------------
 

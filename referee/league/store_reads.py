@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from referee.bots.log import TAIL_BYTES, printable_log
 from referee.decompress import inflate
+from referee.league.archive import BotArchive
 from referee.league.ratings import RatedMatch, Rating
 from referee.league.store_rows import MatchRow, RegisteredBot, Standing, StoredLog, _match_row
 from referee.limits import MAX_REPLAY_BYTES
@@ -22,19 +25,34 @@ class StoreReads:
     """The queries of a league store; `db` is its connection (rows as sqlite3.Row)."""
 
     db: sqlite3.Connection
+    path: Path
     _tables: dict[str, bool] | None = None  # optional tables found so far (see _has_table)
 
     def bots(self) -> list[RegisteredBot]:
-        """Every registered bot version, in registration order."""
-        return [
-            RegisteredBot(
-                row["id"],
-                BotSpec.from_json(json.loads(row["spec"])),
-                row["manifest_hash"],
-                row["registered_at"],
+        """Every registered bot version, in registration order; an archived one's spec
+        runs its copy in the store's archive (referee/league/archive.py)."""
+        archive = BotArchive.of_store(self.path)
+        found: list[RegisteredBot] = []
+        for row in self.db.execute("SELECT * FROM bots ORDER BY id"):
+            stored = json.loads(row["spec"])
+            digest = dict(row).get("tree_hash")  # None in a store made before the archive
+            spec = archive.resolve(stored, digest) if digest else BotSpec.from_json(stored)
+            found.append(
+                RegisteredBot(row["id"], spec, row["manifest_hash"], row["registered_at"], digest)
             )
-            for row in self.db.execute("SELECT * FROM bots ORDER BY id")
-        ]
+        return found
+
+    def verify_archive(self, keys: Iterable[str] | None = None) -> None:
+        """ArchiveError (one line) if the archived copy of a registered bot (of `keys`, or
+        every one) is missing or altered: the league then runs none of them."""
+        archive = BotArchive.of_store(self.path)
+        wanted = None if keys is None else set(keys)
+        seen: set[str] = set()
+        for bot in self.bots():
+            chosen = wanted is None or bot.spec.key in wanted
+            if bot.tree_hash and bot.tree_hash not in seen and chosen:
+                seen.add(bot.tree_hash)
+                archive.verify(bot.tree_hash, bot.spec.key)
 
     def active_bots(self) -> list[BotSpec]:
         """The latest registered version of each bot name, in order of first registration."""

@@ -85,6 +85,7 @@ class RegisteredBot:
     spec: BotSpec
     manifest_hash: str | None
     registered_at: float
+    tree_hash: str | None = None  # its archived copy (None: a running endpoint)
 
 
 def manifest_hash(bot: BotSpec) -> str | None:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from referee.league.archive import archive_path
 from referee.league.keyfile import key_path
 from referee.league.store import LeagueStore
 
@@ -102,6 +103,12 @@ def share_key(source: Path, target: Path) -> None:
     """Give the league store `target` (not created yet) the key of the store `source`:
     the same league file and key deal the same matches (referee/league/keyfile.py)."""
     shutil.copy2(key_path(source), key_path(target))
+
+
+def share_archive(source: Path, target: Path) -> None:
+    """Give the league store `target` a copy of the bot archive of the store `source`
+    (a store copied without its archive runs none of its bots: docs/store.md)."""
+    shutil.copytree(archive_path(source), archive_path(target), symlinks=True)
 
 
 def snapshot(store: Path) -> dict[str, list[tuple[object, ...]]]:

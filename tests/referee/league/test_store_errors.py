@@ -20,6 +20,7 @@ from referee.league.store import LeagueStore, StoreError, StoreLocked
 from tests.referee.league.leagues import (
     FIRST_OPTION,
     bullring,
+    share_archive,
     share_key,
     snapshot,
     write_league,
@@ -189,6 +190,7 @@ def test_a_held_lock_is_a_bounded_wait_then_one_line_and_nothing_is_lost(
     store = tmp_path / "tiny.sqlite"
     store.write_bytes(good_store.read_bytes())
     share_key(good_store, store)
+    share_archive(good_store, store)
     before = snapshot(store)
     file = write_league(tmp_path, LEAGUE, bots=["a", "b", "c"])  # c: 4 new matches to play
     with lock_held(store):
@@ -216,6 +218,7 @@ def test_bot_submit_to_a_locked_store_is_one_line_and_registers_after(
     store = tmp_path / "tiny.sqlite"
     store.write_bytes(good_store.read_bytes())
     share_key(good_store, store)
+    share_archive(good_store, store)
     file = write_league(tmp_path, LEAGUE, bots=["a", "b"])
     submit = ("bot", "submit", str(FIRST_OPTION), "--league", str(file), "--lock-timeout", "1")
     with lock_held(store):

@@ -155,6 +155,6 @@ def test_a_changed_manifest_under_a_registered_version_is_refused_before_the_che
     assert again.returncode == 2, again.stderr
     assert "checking" not in again.stdout + again.stderr
     assert again.stderr.strip().splitlines() == [
-        "error: bot random_bot@2.0 is already registered with a different manifest; "
-        "give the changed bot a new version"
+        "error: bot random_bot@2.0 is already registered with other contents "
+        "(random_bot/bot.toml changed); give the changed bot a new version"
     ]
