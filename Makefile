@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,ray,batch,rl]'
+	$(BIN)/pip install --quiet -e '.[dev,ray,batch,rl,arena]'
 	touch $(STAMP)
 
 ## demo: a demo league over the example bots, ending in a built leaderboard

@@ -18,6 +18,7 @@ from typing import Annotated
 
 import typer
 
+from arena import cli as cli_arena
 from bullring_cli import demo, help_format, new_bot
 from leaderboard import cli as cli_leaderboard
 from referee.cli import bot as cli_bot
@@ -63,6 +64,9 @@ app.command("replay", cls=cli_replay.ReplayCommand)(cli_replay.replay)
 app.command("debug")(cli_debug.debug)
 app.add_typer(cli_league.app, name="league")
 app.add_typer(cli_bot.app, name="bot")
+cli_bot.app.command("upload")(cli_arena.upload)
+cli_bot.app.command("status")(cli_arena.status)
+app.add_typer(cli_arena.app, name="arena")
 app.command("demo")(demo.demo)
 app.command("new-bot")(new_bot.new_bot)
 app.add_typer(cli_leaderboard.app, name="leaderboard")

@@ -26,7 +26,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "example_bots": frozenset({"sdk"}),
     "referee": frozenset({"sdk"}),
     "leaderboard": frozenset({"referee", "sdk"}),
-    "bullring_cli": frozenset({"referee", "leaderboard", "sdk"}),
+    "arena": frozenset({"referee", "leaderboard", "sdk"}),
+    "bullring_cli": frozenset({"arena", "referee", "leaderboard", "sdk"}),
 }
 # The layers inside each package, top first: a module may import its own layer and the
 # ones below it. A layer is a list of module names; a name stands for itself and, when it
@@ -164,6 +165,13 @@ LAYERS: dict[str, list[list[str]]] = {
             "leaderboard.viewer_text",
             "leaderboard.paths",
         ],
+    ],
+    "arena": [
+        ["arena.cli"],
+        ["arena.server", "arena.client"],
+        ["arena.checker"],
+        ["arena.uploads", "arena.db"],
+        ["arena.config"],
     ],
     "bullring_cli": [
         ["bullring_cli.app"],
@@ -472,7 +480,7 @@ def test_the_public_surface_check_sees_internal_imports() -> None:
     assert public_surface_violations("from sdk.game import sixnimmt, HEADS\n") == []
 
 
-CLI = ("bullring_cli", "referee.cli", "leaderboard.cli")
+CLI = ("bullring_cli", "referee.cli", "leaderboard.cli", "arena.cli")
 BOT_RUNTIME = ("sdk.runtime", "sdk.stop_signals")  # the bot's gRPC server and its signals
 
 

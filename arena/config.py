@@ -1,0 +1,140 @@
+"""The arena file: a league file with an ``[arena]`` table (docs/arena.md).
+
+::
+
+    [arena]
+    listen = "127.0.0.1:8470"      # where `bullring arena serve` listens
+    url = "http://127.0.0.1:8470"  # the public address authors use
+    public_logs = false            # true: anyone may read checks' output and bots' logs
+    queue = 16                     # uploads waiting for the check at most ("busy" past it)
+    check_timeout_s = 600          # the longest one check may run
+    max_packed_mb = 64             # the caps on an upload (packed, unpacked, files, depth,
+    max_unpacked_mb = 256          # compression ratio)
+    max_files = 20000
+    max_depth = 32
+    max_ratio = 100
+
+The league part is read as ``league run`` reads it (:func:`referee.league.config.parse_league`).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.league.config import LeagueConfig, default_manifest_loader, parse_league
+from sdk.errors import BullringError
+
+MIB = 1 << 20
+DEFAULT_LISTEN = "127.0.0.1:8470"
+
+
+class ArenaFileError(BullringError, ValueError):
+    """An arena file that cannot be used; the message names the field."""
+
+
+@dataclass(frozen=True)
+class Caps:
+    """What an upload may be at most."""
+
+    packed_bytes: int = 64 * MIB
+    unpacked_bytes: int = 256 * MIB
+    files: int = 20000
+    depth: int = 32
+    ratio: int = 100  # unpacked bytes per packed byte
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """An arena: its league, where it listens and its caps."""
+
+    league: LeagueConfig
+    path: Path
+    listen: str = DEFAULT_LISTEN
+    url: str = ""
+    public_logs: bool = False
+    queue: int = 16
+    check_timeout_s: float = 600.0
+    caps: Caps = field(default_factory=Caps)
+
+    @property
+    def store(self) -> Path:
+        return self.league.store
+
+    @property
+    def db_path(self) -> Path:
+        """The arena's own SQLite file (authors, tokens, uploads), beside the store."""
+        return self.store.with_name(self.store.name + ".arena")
+
+    @property
+    def uploads(self) -> Path:
+        """Where accepted uploads wait for their check, each in a folder of its own."""
+        return self.store.with_name(self.store.name + ".uploads")
+
+    @property
+    def public_url(self) -> str:
+        return self.url or f"http://{self.listen}"
+
+
+def _number(table: Mapping[str, Any], key: str, default: float, low: float, file: Path) -> float:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < low:
+        raise ArenaFileError(f"{file}: arena.{key} must be a number of at least {low}")
+    return float(value)
+
+
+def parse_listen(text: str, where: str) -> tuple[str, int]:
+    """``HOST:PORT`` as a host and a port (ArenaFileError otherwise)."""
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ArenaFileError(f"{where}: {text!r} is not HOST:PORT")
+    return host.strip("[]"), int(port)
+
+
+KNOWN = {
+    "listen", "url", "public_logs", "queue", "check_timeout_s", "max_packed_mb",
+    "max_unpacked_mb", "max_files", "max_depth", "max_ratio",
+}  # fmt: skip
+
+
+def load_arena(path: str | Path) -> ArenaConfig:
+    """Read and check an arena file (ArenaFileError, or the league file's own errors)."""
+    file = Path(path)
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ArenaFileError(f"{file}: cannot read: {error.strerror or error}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ArenaFileError(f"{file}: not valid TOML: {error}") from None
+    table = data.pop("arena", None)
+    if not isinstance(table, dict):
+        raise ArenaFileError(f"{file}: an arena file needs an [arena] table (docs/arena.md)")
+    unknown = sorted(set(table) - KNOWN)
+    if unknown:
+        raise ArenaFileError(f"{file}: unknown field(s) in [arena]: {', '.join(unknown)}")
+    league = parse_league(data, file, default_manifest_loader)
+    listen = str(table.get("listen", DEFAULT_LISTEN))
+    parse_listen(listen, f"{file}: arena.listen")
+    public_logs = table.get("public_logs", False)
+    if not isinstance(public_logs, bool):
+        raise ArenaFileError(f"{file}: arena.public_logs must be true or false")
+    caps = Caps(
+        packed_bytes=int(_number(table, "max_packed_mb", 64, 0.001, file) * MIB),
+        unpacked_bytes=int(_number(table, "max_unpacked_mb", 256, 0.001, file) * MIB),
+        files=int(_number(table, "max_files", 20000, 1, file)),
+        depth=int(_number(table, "max_depth", 32, 1, file)),
+        ratio=int(_number(table, "max_ratio", 100, 1, file)),
+    )
+    return ArenaConfig(
+        league=league,
+        path=file,
+        listen=listen,
+        url=str(table.get("url", "")).rstrip("/"),
+        public_logs=public_logs,
+        queue=int(_number(table, "queue", 16, 1, file)),
+        check_timeout_s=_number(table, "check_timeout_s", 600, 1, file),
+        caps=caps,
+    )

@@ -1,0 +1,243 @@
+"""The arena's own SQLite file (``<store>.arena``): authors and their token hashes, who
+owns each bot name, and every accepted upload with its state.
+
+A token is shown once, when it is made; only its sha256 is kept, and a presented token is
+compared with every live author's hash in constant time. An upload's state runs
+``queued`` > ``checking`` > ``active`` or ``rejected``; an active version becomes
+``retired`` when a newer one of its name turns active. Each change is one transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.limits import safe_name_problem
+from sdk.errors import BullringError
+
+TOKEN_PREFIX = "bra_"
+STATES = ("queued", "checking", "rejected", "active", "retired")
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS authors (
+    name TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    created_at REAL NOT NULL,
+    revoked_at REAL
+);
+CREATE TABLE IF NOT EXISTS owners (
+    bot TEXT PRIMARY KEY,
+    author TEXT NOT NULL REFERENCES authors(name)
+);
+CREATE TABLE IF NOT EXISTS uploads (
+    id INTEGER PRIMARY KEY,
+    author TEXT NOT NULL,
+    bot TEXT NOT NULL,
+    version TEXT NOT NULL,
+    tree_hash TEXT NOT NULL,
+    folder TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempt INTEGER NOT NULL DEFAULT 0,
+    reason TEXT,
+    output TEXT,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS uploads_bot ON uploads(bot, id);
+CREATE INDEX IF NOT EXISTS uploads_state ON uploads(state, id);
+"""
+
+
+class ArenaDbError(BullringError, RuntimeError):
+    """An author or token command that cannot be done (the message says why)."""
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Upload:
+    """One accepted upload, as the arena keeps it."""
+
+    id: int
+    author: str
+    bot: str
+    version: str
+    tree_hash: str
+    folder: str
+    state: str
+    attempt: int
+    reason: str | None
+    output: str | None
+    created_at: float
+    updated_at: float
+
+    @property
+    def key(self) -> str:
+        return f"{self.bot}@{self.version}"
+
+
+class ArenaDb:
+    """The arena's file (see the module docstring). A context manager."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(path, isolation_level=None, timeout=30, check_same_thread=False)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA busy_timeout=30000")
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        with self.transaction() as db:
+            for statement in filter(None, (s.strip() for s in SCHEMA.split(";"))):
+                db.execute(statement)
+        path.chmod(0o600)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> ArenaDb:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # --- authors -----------------------------------------------------------------------
+
+    def add_author(self, name: str) -> str:
+        """Make an author; return their new token (shown once, kept only as a hash)."""
+        problem = safe_name_problem(name)
+        if problem:
+            raise ArenaDbError(f"author name: {problem}")
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        with self.transaction() as db:
+            if db.execute("SELECT 1 FROM authors WHERE name = ?", (name,)).fetchone():
+                raise ArenaDbError(f"author {name} exists already (revoke, then add a new name)")
+            db.execute(
+                "INSERT INTO authors(name, token_hash, created_at) VALUES (?, ?, ?)",
+                (name, hash_token(token), time.time()),
+            )
+        return token
+
+    def revoke_author(self, name: str) -> None:
+        with self.transaction() as db:
+            done = db.execute(
+                "UPDATE authors SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
+                (time.time(), name),
+            )
+            if done.rowcount != 1:
+                raise ArenaDbError(f"no author {name} with a live token")
+
+    def authors(self) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT name, created_at, revoked_at FROM authors ORDER BY name")
+        return [dict(row) for row in rows]
+
+    def author_of_token(self, token: str) -> str | None:
+        """The live author whose token this is, or None; every live hash is compared, in
+        constant time, whatever matches."""
+        wanted = hash_token(token)
+        found = None
+        for row in self.db.execute("SELECT name, token_hash FROM authors WHERE revoked_at IS NULL"):
+            if hmac.compare_digest(row["token_hash"], wanted):
+                found = row["name"]
+        return found
+
+    # --- bots and uploads --------------------------------------------------------------
+
+    def owner(self, bot: str) -> str | None:
+        row = self.db.execute("SELECT author FROM owners WHERE bot = ?", (bot,)).fetchone()
+        return None if row is None else str(row["author"])
+
+    def add_upload(self, author: str, bot: str, version: str, tree_hash: str, folder: str) -> int:
+        """Record an accepted upload as queued, claiming the name for `author` if it is
+        new (ArenaDbError if it belongs to someone else)."""
+        now = time.time()
+        with self.transaction() as db:
+            row = db.execute("SELECT author FROM owners WHERE bot = ?", (bot,)).fetchone()
+            if row is None:
+                db.execute("INSERT INTO owners(bot, author) VALUES (?, ?)", (bot, author))
+            elif row["author"] != author:
+                raise ArenaDbError(f"bot {bot} belongs to another author")
+            cursor = db.execute(
+                "INSERT INTO uploads(author, bot, version, tree_hash, folder, state,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'queued', ?, ?)",
+                (author, bot, version, tree_hash, folder, now, now),
+            )
+            return int(cursor.lastrowid or 0)
+
+    def uploads(self, bot: str | None = None, state: str | None = None) -> list[Upload]:
+        query, args = "SELECT * FROM uploads WHERE 1=1", list[str]()
+        if bot is not None:
+            query, args = query + " AND bot = ?", [*args, bot]
+        if state is not None:
+            query, args = query + " AND state = ?", [*args, state]
+        return [Upload(**dict(row)) for row in self.db.execute(query + " ORDER BY id", args)]
+
+    def waiting(self) -> int:
+        row = self.db.execute(
+            "SELECT COUNT(*) FROM uploads WHERE state IN ('queued', 'checking')"
+        ).fetchone()
+        return int(row[0])
+
+    def take_next(self) -> Upload | None:
+        """The oldest queued upload, now ``checking`` with its attempt counted."""
+        with self.transaction() as db:
+            row = db.execute(
+                "SELECT id FROM uploads WHERE state = 'queued' ORDER BY id LIMIT 1"
+            ).fetchone()
+            if row is None:
+                return None
+            db.execute(
+                "UPDATE uploads SET state = 'checking', attempt = attempt + 1, updated_at = ?"
+                " WHERE id = ?",
+                (time.time(), row["id"]),
+            )
+        return self.uploads_by_id(int(row["id"]))
+
+    def uploads_by_id(self, upload_id: int) -> Upload:
+        row = self.db.execute("SELECT * FROM uploads WHERE id = ?", (upload_id,)).fetchone()
+        return Upload(**dict(row))
+
+    def requeue_unfinished(self) -> int:
+        """After a restart: every upload left ``checking`` is queued again."""
+        with self.transaction() as db:
+            done = db.execute(
+                "UPDATE uploads SET state = 'queued', updated_at = ? WHERE state = 'checking'",
+                (time.time(),),
+            )
+            return done.rowcount
+
+    def finish(self, upload: Upload, state: str, reason: str | None, output: str | None) -> bool:
+        """Record the check's outcome of `upload` (only for the attempt that was taken:
+        False if it was taken again since, so no check is recorded twice)."""
+        with self.transaction() as db:
+            done = db.execute(
+                "UPDATE uploads SET state = ?, reason = ?, output = ?, updated_at = ?"
+                " WHERE id = ? AND state = 'checking' AND attempt = ?",
+                (state, reason, output, time.time(), upload.id, upload.attempt),
+            )
+            if done.rowcount == 1 and state == "active":
+                db.execute(
+                    "UPDATE uploads SET state = 'retired', updated_at = ?"
+                    " WHERE bot = ? AND state = 'active' AND id != ?",
+                    (time.time(), upload.bot, upload.id),
+                )
+            return done.rowcount == 1

@@ -1,0 +1,369 @@
+"""The arena's HTTP API (Starlette on uvicorn): a thin layer over the arena's files and
+the league code. Every answer is JSON; every refusal is a 4xx or 5xx with one sentence in
+``{"error": ...}``, and leaves nothing in the archive, the store or the upload folders.
+
+``POST /api/v1/bots`` takes a packed bot (tar.gz or zip) with the author's bearer token;
+``GET /api/v1/bots/NAME`` says where each version stands; ``GET /api/v1/openapi.json``
+(and the page ``/api/v1/docs``) describes the API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import html
+import json
+import os
+import shutil
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from arena.checker import CheckQueue
+from arena.config import ArenaConfig
+from arena.db import ArenaDb, ArenaDbError
+from arena.uploads import UploadRefused, read_manifest, unpack
+from referee.league.archive import changed_files, remove_tree, tree_entries, tree_hash
+from referee.league.store import LeagueStore, StoreError
+from referee.limits import safe_name_problem
+
+CHUNK_TIMEOUT_S = 30.0  # the longest wait for the next part of an upload's body
+BODY_TIMEOUT_S = 300.0  # the longest an upload's body may take in all
+API = "/api/v1"
+
+
+def refuse(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+class Arena:
+    """The server's state: its config, its file, its check queue."""
+
+    def __init__(self, config: ArenaConfig) -> None:
+        self.config = config
+        self.db = ArenaDb(config.db_path)
+        self.queue = CheckQueue(config)
+        self.lock = asyncio.Lock()  # one upload registers at a time
+
+    def author(self, request: Request) -> str | None:
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            return None
+        return self.db.author_of_token(token.strip())
+
+    # --- upload ----------------------------------------------------------------------
+
+    async def upload(self, request: Request) -> Response:
+        author = self.author(request)
+        if author is None:
+            return refuse(401, "a valid token is needed (Authorization: Bearer TOKEN)")
+        caps = self.config.caps
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > caps.packed_bytes:
+            return refuse(413, f"the upload is over the cap of {caps.packed_bytes} bytes packed")
+        if self.db.waiting() >= self.config.queue:
+            return refuse(503, "busy: the check queue is full, retry later", {"Retry-After": "30"})
+        incoming = self.config.uploads / f".incoming-{os.getpid()}-{uuid.uuid4().hex}"
+        try:
+            packed = await self._receive(request, incoming)
+            if isinstance(packed, Response):
+                return packed
+            return await run_in_threadpool(self._accept, author, packed, incoming)
+        except UploadRefused as refused:
+            return refuse(refused.status, str(refused))
+        except OSError as error:
+            if error.errno in (errno.ENOSPC, errno.EDQUOT):
+                return refuse(507, "the arena's disk is full; retry later")
+            raise
+        finally:
+            await run_in_threadpool(remove_tree, incoming)
+
+    async def _receive(self, request: Request, incoming: Path) -> Path | Response:
+        """The body, into ``incoming/packed`` under the packed cap and the time limits."""
+        caps = self.config.caps
+        incoming.mkdir(parents=True, mode=0o700)
+        packed = incoming / "packed"
+        size = 0
+        stream = request.stream().__aiter__()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + BODY_TIMEOUT_S
+        with packed.open("wb") as out:
+            while True:
+                wait = min(CHUNK_TIMEOUT_S, deadline - loop.time())
+                try:
+                    chunk = await asyncio.wait_for(stream.__anext__(), max(wait, 0.01))
+                except StopAsyncIteration:
+                    break
+                except TimeoutError:
+                    return refuse(408, "the upload was too slow; send it again")
+                except ClientDisconnect:
+                    return refuse(400, "the upload stopped half-way; send it again")
+                size += len(chunk)
+                if size > caps.packed_bytes:
+                    return refuse(
+                        413, f"the upload is over the cap of {caps.packed_bytes} bytes packed"
+                    )
+                out.write(chunk)
+        if size == 0:
+            return refuse(400, "the upload is empty: send a tar.gz or zip of the bot's folder")
+        return packed
+
+    def _accept(self, author: str, packed: Path, incoming: Path) -> Response:
+        """Unpack, read the manifest, refuse or queue (in a worker thread)."""
+        tree = incoming / "tree"
+        unpack(packed, tree, self.config.caps)
+        spec = read_manifest(tree)
+        owner = self.db.owner(spec.name)
+        if owner is not None and owner != author:
+            return refuse(403, f"bot {spec.name} belongs to another author")
+        # The folder takes the bot's name: that name is part of the tree's hash.
+        final = self.config.uploads / uuid.uuid4().hex
+        folder = final / spec.name
+        final.mkdir(parents=True)
+        try:
+            tree.rename(folder)
+            entries = tree_entries(folder)
+            digest = tree_hash(entries)
+            conflict = self._conflict(spec.name, spec.version, digest, entries)
+            if conflict is not None:
+                remove_tree(final)
+                return conflict
+            _read_only(final)
+            upload_id = self.db.add_upload(author, spec.name, spec.version, digest, str(folder))
+        except ArenaDbError as error:
+            remove_tree(final)
+            return refuse(403, str(error))
+        except BaseException:
+            remove_tree(final)
+            raise
+        self.queue.wake.set()
+        url = f"{self.config.public_url}{API}/bots/{spec.name}"
+        return JSONResponse(
+            {
+                "upload": upload_id,
+                "bot": spec.key,
+                "state": "queued",
+                "tree_hash": digest,
+                "status_url": url,
+                "next": f"{spec.key} is queued for the check; follow it at {url}",
+            },
+            status_code=202,
+        )
+
+    def _conflict(self, name: str, version: str, digest: str, entries: Any) -> Response | None:
+        """A refusal if `name@version` stands for other contents already (here or in the
+        league's store), or an answer if this very tree is queued or registered."""
+        for earlier in self.db.uploads(bot=name):
+            if earlier.version != version or earlier.state == "rejected":
+                continue
+            if earlier.tree_hash == digest:
+                return JSONResponse(
+                    {
+                        "upload": earlier.id,
+                        "bot": earlier.key,
+                        "state": earlier.state,
+                        "next": f"{earlier.key} was uploaded already: it is {earlier.state}",
+                    },
+                    status_code=200,
+                )
+            try:
+                old = tree_entries(next(Path(earlier.folder).parent.iterdir()))
+                what = changed_files(old, entries)
+            except (OSError, StopIteration):
+                what = "other files"
+            return refuse(
+                409,
+                f"bot {name}@{version} was uploaded with other contents ({what}); "
+                "give the changed bot a new version",
+            )
+        return None
+
+    # --- status ----------------------------------------------------------------------
+
+    async def status(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if safe_name_problem(name):
+            return refuse(404, f"no bot {name!r} here")
+        author = self.author(request)
+        return await run_in_threadpool(self._status, name, author)
+
+    def _status(self, name: str, author: str | None) -> Response:
+        owner = self.db.owner(name)
+        mine = owner is not None and owner == author
+        versions = []
+        ratings = self._ratings(name)
+        for upload in self.db.uploads(bot=name):
+            public = upload.state in ("active", "retired")
+            if not (mine or public):
+                continue
+            item: dict[str, Any] = {
+                "upload": upload.id,
+                "version": upload.version,
+                "state": upload.state,
+                "tree_hash": upload.tree_hash,
+                "uploaded_at": upload.created_at,
+                "updated_at": upload.updated_at,
+            }
+            if upload.state == "rejected":
+                item["reason"] = upload.reason
+            if mine or self.config.public_logs:
+                item["output"] = upload.output
+            item.update(ratings.get(upload.key, {}))
+            versions.append(item)
+        if not versions:
+            return refuse(404, f"no bot {name} here")
+        return JSONResponse({"bot": name, "yours": mine, "versions": versions})
+
+    def _ratings(self, name: str) -> dict[str, dict[str, Any]]:
+        """Each version's rating and matches in each variant, from the league's store."""
+        found: dict[str, dict[str, Any]] = {}
+        if not self.config.store.is_file():
+            return found
+        try:
+            with LeagueStore.open_readonly(self.config.store) as store:
+                for variant in store.variants():
+                    for row in store.standings(variant["id"]):
+                        if row.name == name:
+                            entry = found.setdefault(row.bot, {"ratings": {}})
+                            entry["ratings"][variant["id"]] = {
+                                "rating": round(row.rating, 3),
+                                "matches": row.matches,
+                                "faults": row.faults,
+                            }
+        except StoreError:
+            return found
+        return found
+
+    # --- schema ------------------------------------------------------------------------
+
+    async def openapi(self, request: Request) -> Response:
+        return JSONResponse(openapi_schema(self.config.public_url))
+
+    async def docs(self, request: Request) -> Response:
+        schema = json.dumps(openapi_schema(self.config.public_url), indent=2)
+        return HTMLResponse(
+            "<!doctype html><title>Bullring arena API</title><h1>Bullring arena API</h1>"
+            f"<p>OpenAPI 3.1: <a href='{API}/openapi.json'>{API}/openapi.json</a></p>"
+            f"<pre>{html.escape(schema)}</pre>"
+        )
+
+    async def health(self, request: Request) -> Response:
+        return JSONResponse({"ok": True, "waiting": self.db.waiting()})
+
+
+def _read_only(root: Path) -> None:
+    for folder, dirs, files in os.walk(root, topdown=False):
+        for name in files:
+            path = os.path.join(folder, name)
+            os.chmod(path, 0o555 if os.stat(path).st_mode & 0o100 else 0o444)
+        for name in dirs:
+            os.chmod(os.path.join(folder, name), 0o555)
+    os.chmod(root, 0o555)
+
+
+def sweep_uploads(arena: ArenaConfig, db: ArenaDb) -> None:
+    """At start: drop what a killed server left half-made (incoming bodies, folders no
+    upload row names), and queue again what it was checking."""
+    root = arena.uploads
+    root.mkdir(parents=True, exist_ok=True)
+    named = {Path(u.folder).parent.name for u in db.uploads()}
+    for entry in os.scandir(root):
+        if entry.name.startswith(".incoming-") or entry.name not in named:
+            remove_tree(Path(entry.path))
+    db.requeue_unfinished()
+    shutil.rmtree(root / ".tmp", ignore_errors=True)
+
+
+def make_app(config: ArenaConfig) -> Starlette:
+    arena = Arena(config)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        sweep_uploads(config, arena.db)
+        arena.queue.start()
+        try:
+            yield
+        finally:
+            arena.queue.close()
+            arena.db.close()
+
+    return Starlette(
+        routes=[
+            Route(f"{API}/bots", arena.upload, methods=["POST"]),
+            Route(f"{API}/bots/{{name}}", arena.status, methods=["GET"]),
+            Route(f"{API}/openapi.json", arena.openapi, methods=["GET"]),
+            Route(f"{API}/docs", arena.docs, methods=["GET"]),
+            Route(f"{API}/health", arena.health, methods=["GET"]),
+        ],
+        lifespan=lifespan,
+    )
+
+
+def openapi_schema(url: str) -> dict[str, Any]:
+    """The API's OpenAPI 3.1 description."""
+    error = {
+        "content": {
+            "application/json": {
+                "schema": {"type": "object", "properties": {"error": {"type": "string"}}}
+            }
+        }
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Bullring arena", "version": "1"},
+        "servers": [{"url": url}],
+        "components": {
+            "securitySchemes": {"token": {"type": "http", "scheme": "bearer"}},
+        },
+        "paths": {
+            f"{API}/bots": {
+                "post": {
+                    "summary": "Upload a bot (its folder as tar.gz or zip, bot.toml on top)",
+                    "security": [{"token": []}],
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/gzip": {"schema": {"type": "string", "format": "binary"}},
+                            "application/zip": {"schema": {"type": "string", "format": "binary"}},
+                        },
+                    },
+                    "responses": {
+                        "202": {"description": "queued: upload, bot, state, status_url, next"},
+                        "200": {"description": "this very tree was uploaded already"},
+                        "400": {"description": "a bad pack or manifest", **error},
+                        "401": {"description": "no valid token", **error},
+                        "403": {"description": "the name belongs to another author", **error},
+                        "408": {"description": "the upload was too slow", **error},
+                        "409": {"description": "the same version with other contents", **error},
+                        "413": {"description": "over a cap", **error},
+                        "415": {"description": "not a tar.gz or zip", **error},
+                        "503": {"description": "busy: retry later (Retry-After)", **error},
+                        "507": {"description": "the server's disk is full", **error},
+                    },
+                }
+            },
+            f"{API}/bots/{{name}}": {
+                "get": {
+                    "summary": "Each version's state, ratings; the check's output (author)",
+                    "parameters": [
+                        {"name": "name", "in": "path", "required": True,
+                         "schema": {"type": "string"}},
+                    ],
+                    "security": [{}, {"token": []}],
+                    "responses": {
+                        "200": {"description": "bot, yours, versions: state, reason, ratings"},
+                        "404": {"description": "no such bot that you may see", **error},
+                    },
+                }
+            },
+        },
+    }  # fmt: skip
