@@ -10,6 +10,10 @@ nothing twice (:meth:`arena.db.ArenaDb.finish`).
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import os
+import signal
 import subprocess
 import sys
 import threading
@@ -23,6 +27,7 @@ from referee.league.runner import register_submission
 from referee.sandbox.probe import available
 from sdk.errors import BullringError
 
+PR_SET_PDEATHSIG = 1
 MAX_OUTPUT = 64 * 1024  # of the check's report kept for the author
 IDLE_S = 0.2  # how often an idle queue looks for work
 
@@ -44,8 +49,20 @@ def check_upload(arena: ArenaConfig, upload: Upload) -> tuple[str, str | None, s
     return "active", None, None
 
 
+def die_with_parent(parent: int) -> None:
+    """Be killed when the server that started this check dies (even by SIGKILL): its
+    restart checks the upload again, and no orphan check may race that one."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
 def main(argv: list[str]) -> int:
-    """``python -m arena.checker ARENA_FILE UPLOAD_ID ATTEMPT``: check one upload."""
+    """``python -m arena.checker ARENA_FILE UPLOAD_ID ATTEMPT SERVER_PID``: check one
+    upload."""
+    die_with_parent(int(argv[3]))
     arena = load_arena(argv[0])
     with ArenaDb(arena.db_path) as db:
         upload = db.uploads_by_id(int(argv[1]))
@@ -91,7 +108,7 @@ class CheckQueue:
     def _check(self, db: ArenaDb, upload: Upload) -> None:
         argv = [sys.executable, "-m", "arena.checker", str(self.arena.path)]
         self.child = subprocess.Popen(
-            [*argv, str(upload.id), str(upload.attempt)],
+            [*argv, str(upload.id), str(upload.attempt), str(os.getpid())],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

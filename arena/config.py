@@ -8,6 +8,7 @@
     public_logs = false            # true: anyone may read checks' output and bots' logs
     queue = 16                     # uploads waiting for the check at most ("busy" past it)
     check_timeout_s = 600          # the longest one check may run
+    upload_timeout_s = 30          # the longest wait for the next part of an upload
     max_packed_mb = 64             # the caps on an upload (packed, unpacked, files, depth,
     max_unpacked_mb = 256          # compression ratio)
     max_files = 20000
@@ -58,6 +59,7 @@ class ArenaConfig:
     public_logs: bool = False
     queue: int = 16
     check_timeout_s: float = 600.0
+    upload_timeout_s: float = 30.0
     caps: Caps = field(default_factory=Caps)
 
     @property
@@ -95,7 +97,8 @@ def parse_listen(text: str, where: str) -> tuple[str, int]:
 
 
 KNOWN = {
-    "listen", "url", "public_logs", "queue", "check_timeout_s", "max_packed_mb",
+    "listen", "url", "public_logs", "queue", "check_timeout_s", "upload_timeout_s",
+    "max_packed_mb",
     "max_unpacked_mb", "max_files", "max_depth", "max_ratio",
 }  # fmt: skip
 
@@ -136,5 +139,6 @@ def load_arena(path: str | Path) -> ArenaConfig:
         public_logs=public_logs,
         queue=int(_number(table, "queue", 16, 1, file)),
         check_timeout_s=_number(table, "check_timeout_s", 600, 1, file),
+        upload_timeout_s=_number(table, "upload_timeout_s", 30, 0.1, file),
         caps=caps,
     )

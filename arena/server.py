@@ -35,7 +35,6 @@ from referee.league.archive import changed_files, remove_tree, tree_entries, tre
 from referee.league.store import LeagueStore, StoreError
 from referee.limits import safe_name_problem
 
-CHUNK_TIMEOUT_S = 30.0  # the longest wait for the next part of an upload's body
 BODY_TIMEOUT_S = 300.0  # the longest an upload's body may take in all
 API = "/api/v1"
 
@@ -98,7 +97,7 @@ class Arena:
         deadline = loop.time() + BODY_TIMEOUT_S
         with packed.open("wb") as out:
             while True:
-                wait = min(CHUNK_TIMEOUT_S, deadline - loop.time())
+                wait = min(self.config.upload_timeout_s, deadline - loop.time())
                 try:
                     chunk = await asyncio.wait_for(stream.__anext__(), max(wait, 0.01))
                 except StopAsyncIteration:
