@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 
+from arena.config import Caps
 from arena.uploads import UploadRefused, pack
 from sdk.errors import BullringError
 
@@ -68,8 +69,17 @@ def upload(
 ) -> dict[str, Any]:
     """Pack `folder`, upload it, follow its check until it is active or rejected; the
     final version entry. ArenaClientError (one line) on any refusal."""
+    with _client(url, token) as client:
+        limits = _answer(_request(url, lambda: client.get(f"{API}/limits")))
+    caps = Caps(
+        packed_bytes=int(limits["packed_bytes"]),
+        unpacked_bytes=int(limits["unpacked_bytes"]),
+        files=int(limits["files"]),
+        depth=int(limits["depth"]),
+        ratio=int(limits["ratio"]),
+    )
     try:
-        packed = pack(folder)
+        packed = pack(folder, caps)
     except UploadRefused as refused:
         raise ArenaClientError(str(refused)) from None
     if packed.left_out:

@@ -255,6 +255,19 @@ class Arena:
             f"<pre>{html.escape(schema)}</pre>"
         )
 
+    async def limits(self, request: Request) -> Response:
+        caps = self.config.caps
+        return JSONResponse(
+            {
+                "packed_bytes": caps.packed_bytes,
+                "unpacked_bytes": caps.unpacked_bytes,
+                "files": caps.files,
+                "depth": caps.depth,
+                "ratio": caps.ratio,
+                "check_timeout_s": self.config.check_timeout_s,
+            }
+        )
+
     async def health(self, request: Request) -> Response:
         return JSONResponse({"ok": True, "waiting": self.db.waiting()})
 
@@ -302,6 +315,7 @@ def make_app(config: ArenaConfig) -> Starlette:
             Route(f"{API}/openapi.json", arena.openapi, methods=["GET"]),
             Route(f"{API}/docs", arena.docs, methods=["GET"]),
             Route(f"{API}/health", arena.health, methods=["GET"]),
+            Route(f"{API}/limits", arena.limits, methods=["GET"]),
         ],
         lifespan=lifespan,
     )
@@ -348,6 +362,13 @@ def openapi_schema(url: str) -> dict[str, Any]:
                         "503": {"description": "busy: retry later (Retry-After)", **error},
                         "507": {"description": "the server's disk is full", **error},
                     },
+                }
+            },
+            f"{API}/limits": {
+                "get": {
+                    "summary": "The caps on an upload and the check's time limit",
+                    "responses": {"200": {"description": "packed_bytes, unpacked_bytes, "
+                                          "files, depth, ratio, check_timeout_s"}},
                 }
             },
             f"{API}/bots/{{name}}": {

@@ -11,6 +11,7 @@ never from the headers alone); a folder without ``bot.toml`` at its top; a manif
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import stat
@@ -193,6 +194,12 @@ def unpack(packed: Path, target: Path, caps: Caps) -> None:
         raise UploadRefused("the upload is neither a tar.gz nor a zip file", 415)
 
 
+def _disk_full(error: BaseException) -> None:
+    """Raise `error` again if it is the server's disk being full (not the upload's fault)."""
+    if isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT):
+        raise error
+
+
 def _untar(packed: Path, target: Path, budget: _Budget) -> None:
     try:
         with tarfile.open(packed, mode="r|gz") as tar:
@@ -223,6 +230,7 @@ def _untar(packed: Path, target: Path, budget: _Budget) -> None:
                 assert source is not None
                 _write(source, target / rel, budget, bool(member.mode & 0o100))
     except (tarfile.TarError, EOFError, OSError, zlib.error) as error:
+        _disk_full(error)
         raise UploadRefused(f"the upload is not a readable tar.gz ({error})") from None
 
 
@@ -252,6 +260,7 @@ def _unzip(packed: Path, target: Path, budget: _Budget) -> None:
                 with archive.open(info) as source:
                     _write(source, target / rel, budget, bool(mode & 0o100))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, zlib.error) as error:
+        _disk_full(error)
         raise UploadRefused(f"the upload is not a readable zip file ({error})") from None
 
 
