@@ -195,3 +195,26 @@ def with_manifest(
 
 
 assert sys.executable
+
+
+def raw_request(server: Server, token: str, length: int, body: bytes) -> socket.socket:
+    """An upload's request by hand: `length` announced, `body` sent, the socket open."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+    head = (
+        f"POST /api/v1/bots HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Type: application/gzip\r\nContent-Length: {length}\r\n\r\n"
+    )
+    sock.sendall(head.encode() + body)
+    return sock
+
+
+def slow_bot(folder: Path, name: str, seconds: float) -> Path:
+    """A new bot that sleeps `seconds` before it serves: its check takes that long more."""
+    bot = new_bot(folder, name)
+    code = bot / "bot.py"
+    future = "from __future__ import annotations\n"
+    assert future in code.read_text()
+    code.write_text(
+        code.read_text().replace(future, f"{future}import time\ntime.sleep({seconds})\n")
+    )
+    return bot

@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import os
 import random
-import socket
 import tarfile
 import time
 import zipfile
@@ -23,6 +22,7 @@ from tests.arena.servers import (
     arena_server,
     member,
     new_bot,
+    raw_request,
     tar_gz,
     with_manifest,
 )
@@ -179,17 +179,6 @@ def zipped(*files: tuple[str, bytes, int]) -> bytes:
             info.external_attr = mode << 16
             archive.writestr(info, data)
     return buffer.getvalue()
-
-
-def raw_request(server: Server, token: str, length: int, body: bytes) -> socket.socket:
-    """An upload's request by hand: `length` announced, `body` sent, the socket open."""
-    sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
-    head = (
-        f"POST /api/v1/bots HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
-        f"Content-Type: application/gzip\r\nContent-Length: {length}\r\n\r\n"
-    )
-    sock.sendall(head.encode() + body)
-    return sock
 
 
 def test_an_upload_that_stops_half_way_leaves_nothing(
