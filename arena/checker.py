@@ -33,7 +33,18 @@ IDLE_S = 0.2  # how often an idle queue looks for work
 
 
 def check_upload(arena: ArenaConfig, upload: Upload) -> tuple[str, str | None, str | None]:
-    """Check one upload; register it if it passes. Its state, reason and output."""
+    """Check one upload; register it if it passes. Its state, reason and output (where
+    the server keeps the upload is left out of both: ``pybot/bot.toml``)."""
+    state, reason, output = _check(arena, upload)
+    here = str(Path(upload.folder).parent) + "/"
+    return (
+        state,
+        None if reason is None else reason.replace(here, ""),
+        None if output is None else output.replace(here, ""),
+    )
+
+
+def _check(arena: ArenaConfig, upload: Upload) -> tuple[str, str | None, str | None]:
     try:
         spec = load_manifest(Path(upload.folder))
         problem = available(arena.league.sandbox)

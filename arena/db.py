@@ -47,6 +47,7 @@ CREATE TABLE IF NOT EXISTS uploads (
     attempt INTEGER NOT NULL DEFAULT 0,
     reason TEXT,
     output TEXT,
+    check_s REAL,
     created_at REAL NOT NULL,
     updated_at REAL NOT NULL
 );
@@ -77,6 +78,7 @@ class Upload:
     attempt: int
     reason: str | None
     output: str | None
+    check_s: float | None  # how long its check took (from the queue to the outcome)
     created_at: float
     updated_at: float
 
@@ -228,11 +230,12 @@ class ArenaDb:
     def finish(self, upload: Upload, state: str, reason: str | None, output: str | None) -> bool:
         """Record the check's outcome of `upload` (only for the attempt that was taken:
         False if it was taken again since, so no check is recorded twice)."""
+        now = time.time()
         with self.transaction() as db:
             done = db.execute(
-                "UPDATE uploads SET state = ?, reason = ?, output = ?, updated_at = ?"
-                " WHERE id = ? AND state = 'checking' AND attempt = ?",
-                (state, reason, output, time.time(), upload.id, upload.attempt),
+                "UPDATE uploads SET state = ?, reason = ?, output = ?, updated_at = ?,"
+                " check_s = ? - updated_at WHERE id = ? AND state = 'checking' AND attempt = ?",
+                (state, reason, output, now, now, upload.id, upload.attempt),
             )
             if done.rowcount == 1 and state == "active":
                 db.execute(

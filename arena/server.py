@@ -212,6 +212,8 @@ class Arena:
                 "uploaded_at": upload.created_at,
                 "updated_at": upload.updated_at,
             }
+            if upload.check_s is not None:
+                item["check_s"] = round(upload.check_s, 3)
             if upload.state == "rejected":
                 item["reason"] = upload.reason
             if mine or self.config.public_logs:

@@ -31,6 +31,7 @@ CASES = {
         "for the messages alone",
     ),
     "codec": ([], "history read"),
+    "arena": (["--uploads", "1", "--seconds", "1", "--clients", "1"], "requests/s"),
     "leaderboard": (["--matches", "12", "--distinct", "4"], "cold build of 12 matches"),
     "strength": (
         ["--deals", "1", "--decision-ms", "40", "--variant", "6nimmt:rounds=1"],
