@@ -69,12 +69,12 @@ class ArenaConfig:
     @property
     def db_path(self) -> Path:
         """The arena's own SQLite file (authors, tokens, uploads), beside the store."""
-        return self.store.with_name(self.store.name + ".arena")
+        return self.store.absolute().with_name(self.store.name + ".arena")
 
     @property
     def uploads(self) -> Path:
         """Where accepted uploads wait for their check, each in a folder of its own."""
-        return self.store.with_name(self.store.name + ".uploads")
+        return self.store.absolute().with_name(self.store.name + ".uploads")
 
     @property
     def public_url(self) -> str:

@@ -101,6 +101,9 @@ class ArenaDb:
         with self.transaction() as db:
             for statement in filter(None, (s.strip() for s in SCHEMA.split(";"))):
                 db.execute(statement)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(uploads)")}
+            if "check_s" not in columns:  # a file made before checks were timed
+                db.execute("ALTER TABLE uploads ADD COLUMN check_s REAL")
         path.chmod(0o600)
 
     def close(self) -> None:

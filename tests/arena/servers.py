@@ -40,9 +40,7 @@ name = "house"
 listen = "127.0.0.1:{port}"
 queue = {queue}
 upload_timeout_s = 2
-max_unpacked_mb = 8
-max_files = 200
-max_depth = 8
+{caps}
 {extra}
 """
 START_S = 60.0
@@ -139,11 +137,18 @@ class Server:
         }
 
 
+SMALL_CAPS = "max_unpacked_mb = 8\nmax_files = 200\nmax_depth = 8"
+
+
 @contextmanager
-def arena_server(folder: Path, queue: int = 4, extra: str = "") -> Iterator[Server]:
+def arena_server(
+    folder: Path, queue: int = 4, extra: str = "", caps: str = SMALL_CAPS
+) -> Iterator[Server]:
+    """A running arena in `folder` (small caps unless `caps` says otherwise)."""
     port = free_port()
     file = folder / "arena.toml"
-    file.write_text(ARENA.format(first_option=FIRST_OPTION, port=port, queue=queue, extra=extra))
+    text = ARENA.format(first_option=FIRST_OPTION, port=port, queue=queue, extra=extra, caps=caps)
+    file.write_text(text)
     server = Server(folder, file, port)
     server.start()
     try:
