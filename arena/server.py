@@ -15,6 +15,7 @@ import html
 import json
 import os
 import shutil
+import threading
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -37,6 +38,7 @@ from referee.limits import safe_name_problem
 
 BODY_TIMEOUT_S = 300.0  # the longest an upload's body may take in all
 API = "/api/v1"
+BUSY = "busy: the check queue is full, retry later"
 
 
 def refuse(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -50,7 +52,8 @@ class Arena:
         self.config = config
         self.db = ArenaDb(config.db_path)
         self.queue = CheckQueue(config)
-        self.lock = asyncio.Lock()  # one upload registers at a time
+        # One upload at a time is weighed against the queue and the uploads before it.
+        self.accept_lock = threading.Lock()
 
     def author(self, request: Request) -> str | None:
         header = request.headers.get("authorization", "")
@@ -70,7 +73,7 @@ class Arena:
         if declared is not None and declared.isdigit() and int(declared) > caps.packed_bytes:
             return refuse(413, f"the upload is over the cap of {caps.packed_bytes} bytes packed")
         if self.db.waiting() >= self.config.queue:
-            return refuse(503, "busy: the check queue is full, retry later", {"Retry-After": "30"})
+            return refuse(503, BUSY, {"Retry-After": "30"})
         incoming = self.config.uploads / f".incoming-{os.getpid()}-{uuid.uuid4().hex}"
         try:
             packed = await self._receive(request, incoming)
@@ -132,12 +135,16 @@ class Arena:
             tree.rename(folder)
             entries = tree_entries(folder)
             digest = tree_hash(entries)
-            conflict = self._conflict(spec.name, spec.version, digest, entries)
-            if conflict is not None:
-                remove_tree(final)
-                return conflict
             _read_only(final)
-            upload_id = self.db.add_upload(author, spec.name, spec.version, digest, str(folder))
+            with self.accept_lock:
+                if self.db.waiting() >= self.config.queue:
+                    remove_tree(final)
+                    return refuse(503, BUSY, {"Retry-After": "30"})
+                conflict = self._conflict(spec.name, spec.version, digest, entries)
+                if conflict is not None:
+                    remove_tree(final)
+                    return conflict
+                upload_id = self.db.add_upload(author, spec.name, spec.version, digest, str(folder))
         except ArenaDbError as error:
             remove_tree(final)
             return refuse(403, str(error))

@@ -7,12 +7,14 @@ import json
 import os
 import random
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
+from arena.db import ArenaDb
 from arena.uploads import pack
-from tests.arena.servers import arena_server, member, new_bot, with_manifest
+from tests.arena.servers import arena_server, member, new_bot, slow_bot, with_manifest
 from tests.referee.league.leagues import bullring_argv
 
 pytestmark = pytest.mark.slow
@@ -123,3 +125,21 @@ def test_a_full_disk_is_a_507_and_leaves_nothing(tmp_path: Path) -> None:
             assert fine.status_code == 202, fine.text
     finally:
         subprocess.run(["umount", "-l", str(folder)])
+
+
+def test_many_uploads_at_once_are_queued_or_told_to_retry(tmp_path: Path) -> None:
+    """Six uploads at once against a queue of 2 whose first check lasts 8 s and more:
+    two are queued, four are told busy, and the four leave nothing behind."""
+    with arena_server(tmp_path, queue=2) as server:
+        alice = server.author("alice")
+        packs = [pack(slow_bot(tmp_path, f"crowd{i}", 8)).data for i in range(6)]
+        before = server.leftovers()
+        with ThreadPoolExecutor(max_workers=6) as pool:
+            replies = list(pool.map(lambda data: server.post(data, alice), packs))
+        codes = sorted(reply.status_code for reply in replies)
+        assert codes == [202, 202, 503, 503, 503, 503], [r.text for r in replies]
+        accepted = [r.json()["upload"] for r in replies if r.status_code == 202]
+        with ArenaDb(server.folder / "arena.sqlite.arena") as db:
+            assert sorted(u.id for u in db.uploads()) == sorted(accepted)
+            folders = {Path(u.folder).parent.name for u in db.uploads()}
+        assert set(server.leftovers()["uploads"]) - set(before["uploads"]) == folders
