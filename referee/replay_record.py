@@ -18,7 +18,7 @@ from referee.replay_model import (
 )
 from referee.snapshots import SnapshotRecorder
 from referee.spec import Fault, MatchResult, MatchSpec
-from sdk.game import DecisionKind, Event, GameState, Option, VariantSpec
+from sdk.game import DecisionKind, Event, GameState, Option, VariantSpec, forfeits_ranked_last
 from sdk.game.views import View
 
 
@@ -127,8 +127,10 @@ class ReplayBuilder:
         decisions: int,
         duration_s: float,
     ) -> MatchResult:
-        """The result of the finished game in `state`, with the replay finished."""
-        scores, ranks = tuple(state.scores()), tuple(state.ranks())
+        """The result of the finished game in `state`, with the replay finished: ranked
+        by score, every forfeited seat below every seat that was not."""
+        scores = tuple(state.scores())
+        ranks = tuple(forfeits_ranked_last(state.ranks(), forfeited))
         replay = self.finish(
             state, ReplayResult(list(scores), list(ranks), list(faults), list(forfeited))
         )
