@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from referee.decompress import DecompressError
+from referee.decompress import DecompressError, inflate
+from referee.league.config import RatingConfig
 from referee.league.formats import PlannedMatch, league_match_id
-from referee.league.ratings import Rating
+from referee.league.ratings import Rating, Ratings
 from referee.league.store_reads import StoreReads
 from referee.league.store_rows import (
     MatchRow,
@@ -36,9 +37,10 @@ from referee.league.store_rows import (
     manifest_conflict,
     manifest_hash,
 )
-from referee.limits import LOCK_TIMEOUT_S
+from referee.limits import LOCK_TIMEOUT_S, MAX_REPLAY_BYTES
 from referee.spec import BotSpec, MatchResult
 from sdk.errors import BullringError
+from sdk.game import forfeits_ranked_last
 
 __all__ = [  # the store's public names, wherever they are defined
     "SCHEMA_VERSION",
@@ -158,6 +160,29 @@ TABLES = ("meta", "variants", "bots", "matches", "results", "faults", "replays",
 before digests existed gains the table the next time it is opened for writing, and a
 match without a digest is published from its replay (leaderboard/viewer_text.py). So
 with ``logs``: a store without it reads as keeping no log tails."""
+
+FORFEITS_RANKED_LAST = "forfeits_ranked_last"
+"""The ``meta`` key (value ``1``) of a store whose ranks put every forfeited seat below
+every seat that was not forfeited (issue 26). A store recorded before that rule lacks it:
+the next writer to open it re-ranks its matches with a forfeited seat, their stored
+replays and the ratings they changed (:meth:`LeagueStore.rank_forfeits_last`), and a
+reader sees the same ranks in temporary tables of its own, the file unchanged."""
+
+_READER_SHADOWS = (
+    "PRAGMA temp_store = MEMORY",
+    "CREATE TEMP TABLE results AS SELECT * FROM main.results",
+    "CREATE INDEX temp.results_seat ON results(match_id, seat)",
+    "CREATE INDEX temp.results_bot ON results(bot)",
+    "CREATE TEMP TABLE ratings AS SELECT * FROM main.ratings",
+    "CREATE INDEX temp.ratings_bot ON ratings(variant, bot, seq)",
+    "CREATE TEMP TABLE replay_ranks (match_id TEXT PRIMARY KEY, data BLOB NOT NULL)",
+    "CREATE TEMP VIEW replays AS SELECT r.match_id AS match_id, COALESCE(f.data, r.data) AS data"
+    " FROM main.replays r LEFT JOIN replay_ranks f ON f.match_id = r.match_id",
+)
+"""A reader's view of a store recorded before forfeited seats ranked last: copies of
+``results`` and ``ratings``, and ``replays`` through the replays it re-ranked
+(``replay_ranks``), all in the connection's temp schema, where SQLite looks for a table
+name before it looks in the file. The re-ranking then writes there, not to the file."""
 
 
 def _is_locked(error: sqlite3.OperationalError) -> bool:
@@ -289,6 +314,11 @@ class LeagueStore(StoreReads):
                         "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
                         (str(SCHEMA_VERSION),),
                     )
+                    if not store.ranks_forfeits_last():
+                        store.rank_forfeits_last(shadow=False)
+                        db.execute(
+                            "INSERT INTO meta(key, value) VALUES (?, '1')", (FORFEITS_RANKED_LAST,)
+                        )
         except BaseException:
             db.close()
             raise
@@ -306,16 +336,19 @@ class LeagueStore(StoreReads):
         # An SQLite URI: the path is quoted, or a ?, # or % in it would open another file.
         uri = f"file:{quote(str(file.resolve()))}?mode=ro"
         db = sqlite3.connect(uri, uri=True, timeout=30.0, check_same_thread=False)
+        store = cls(db, file)
         try:
-            with store_errors(file):
+            with store_errors(file, only_reads=True):
                 db.execute("PRAGMA busy_timeout=30000")
                 problem = _schema_problem(db, empty_ok=False)
                 if problem:
                     raise StoreError(f"{file}: {problem}")
+                if not store.ranks_forfeits_last():
+                    store.rank_forfeits_last(shadow=True)
         except BaseException:
             db.close()
             raise
-        return cls(db, file)
+        return store
 
     def close(self) -> None:
         self.db.close()
@@ -533,3 +566,120 @@ class LeagueStore(StoreReads):
             "INSERT INTO ratings(variant, seq, match_id, bot, mu, sigma) VALUES (?, ?, ?, ?, ?, ?)",
             [(variant, seq, match_id, bot, r.mu, r.sigma) for bot, r in after.items()],
         )
+
+    # --- forfeited seats ranked last (issue 26) ------------------------------------------
+
+    def ranks_forfeits_last(self) -> bool:
+        """Whether the store's ranks put forfeited seats last already (FORFEITS_RANKED_LAST)."""
+        row = self.db.execute(
+            "SELECT 1 FROM main.meta WHERE key = ?", (FORFEITS_RANKED_LAST,)
+        ).fetchone()
+        return row is not None
+
+    def _forfeit_rank_fixes(self) -> dict[str, list[int]]:
+        """The matches whose stored ranks put a forfeited seat level with or above a seat
+        that was not forfeited, each with the ranks it gets (by seat)."""
+        seats: dict[str, list[tuple[int, bool]]] = {}
+        for match_id, rank, forfeited in self.db.execute(
+            "SELECT match_id, rank, forfeited FROM results WHERE match_id IN"
+            " (SELECT match_id FROM results WHERE forfeited) ORDER BY match_id, seat"
+        ):
+            seats.setdefault(match_id, []).append((int(rank), bool(forfeited)))
+        fixes: dict[str, list[int]] = {}
+        for match_id, rows in seats.items():
+            ranks = [rank for rank, _ in rows]
+            ranked = forfeits_ranked_last(ranks, [out for _, out in rows])
+            if ranked != ranks:
+                fixes[match_id] = ranked
+        return fixes
+
+    def rank_forfeits_last(self, shadow: bool) -> int:
+        """Re-rank a store recorded before forfeited seats ranked last; return how many
+        matches changed. Each match with a forfeited seat ranked level with or above a seat
+        that was not gets its new ranks in ``results`` and in its stored replay (nothing
+        else of it changes), and every variant's ratings from its first such match on are
+        computed again, in schedule order from the ratings before it, as `league run`
+        computes them. Inside the caller's transaction; `shadow` (a reader): into
+        temporary copies of those tables (_READER_SHADOWS), the file unchanged."""
+        fixes = self._forfeit_rank_fixes()
+        if not fixes:
+            return 0
+        db = self.db
+        if shadow:
+            for statement in _READER_SHADOWS:
+                db.execute(statement)
+        db.executemany(
+            "UPDATE results SET rank = ? WHERE match_id = ? AND seat = ?",
+            [
+                (rank, match_id, seat)
+                for match_id, ranks in fixes.items()
+                for seat, rank in enumerate(ranks)
+            ],
+        )
+        for match_id, ranks in fixes.items():
+            blob = self._replay_ranked(match_id, ranks)
+            if blob is None:
+                continue
+            if shadow:
+                db.execute(
+                    "INSERT INTO replay_ranks(match_id, data) VALUES (?, ?)", (match_id, blob)
+                )
+            else:
+                db.execute("UPDATE replays SET data = ? WHERE match_id = ?", (blob, match_id))
+        firsts: dict[str, int] = {}
+        ids: dict[int, str] = {}
+        for match_id, variant, seq in db.execute(
+            "SELECT match_id, variant, seq FROM matches WHERE status = 'finished'"
+        ):
+            ids[seq] = match_id
+            if match_id in fixes:
+                firsts[variant] = min(seq, firsts.get(variant, seq))
+        for variant, first in firsts.items():
+            self._rate_again(variant, first, ids)
+        return len(fixes)
+
+    def _replay_ranked(self, match_id: str, ranks: list[int]) -> bytes | None:
+        """The match's stored replay with `ranks` as its result's ranks (None: it has none,
+        or it cannot be read: it is left as it is, and reading it says what is wrong)."""
+        row = self.db.execute("SELECT data FROM replays WHERE match_id = ?", (match_id,)).fetchone()
+        if row is None:
+            return None
+        try:
+            replay = json.loads(inflate(bytes(row[0]), MAX_REPLAY_BYTES))
+            result = replay["result"]
+            if len(result["ranks"]) != len(ranks):
+                return None
+        except (DecompressError, UnicodeDecodeError, ValueError, TypeError, KeyError):
+            return None
+        result["ranks"] = ranks
+        return compress_replay(replay)
+
+    def _rate_again(self, variant: str, first: int, ids: Mapping[int, str]) -> None:
+        """Compute `variant`'s rating rows from match `first` on again, from the ratings
+        before it and the (re-ranked) results, for the matches that had rows."""
+        before: dict[str, Rating] = {}
+        for bot, mu, sigma in self.db.execute(
+            "SELECT bot, mu, sigma FROM ratings WHERE variant = ? AND seq < ? ORDER BY seq",
+            (variant, first),
+        ):
+            before[bot] = Rating(mu, sigma)
+        rated = [
+            seq
+            for (seq,) in self.db.execute(
+                "SELECT DISTINCT seq FROM ratings WHERE variant = ? AND seq >= ? ORDER BY seq",
+                (variant, first),
+            )
+        ]
+        matches = {m.seq: m for m in self.rated_matches(variant, after_seq=first - 1)}
+        ratings = Ratings(self._rating_config(), before)
+        self.db.execute("DELETE FROM ratings WHERE variant = ? AND seq >= ?", (variant, first))
+        for seq in rated:
+            match = matches[seq]
+            self.write_ratings(variant, seq, ids[seq], ratings.apply(match.seats, match.ranks))
+
+    def _rating_config(self) -> RatingConfig:
+        """The league's TrueSkill parameters, as its store recorded them."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
+        recorded = json.loads(row[0]).get("rating", {}) if row else {}
+        fields = RatingConfig().to_json()
+        return RatingConfig(**{k: float(recorded.get(k, v)) for k, v in fields.items()})
