@@ -13,7 +13,9 @@ with :meth:`LeagueStore.open_readonly`. This module opens, checks and writes.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sqlite3
 import time
 import zlib
@@ -197,9 +199,80 @@ def _locked_error(path: Path, timeout: float) -> StoreLocked:
     )
 
 
-def _read_only_error(path: Path, error: sqlite3.OperationalError) -> StoreError | None:
-    """The store or its folder may not be written (None: the error is another)."""
+def _file_system(path: Path) -> tuple[bool, bool]:
+    """(read-only, full) of the file system that holds `path` ((False, False) when it
+    cannot be asked): what an I/O error of SQLite's there most likely means."""
+    try:
+        found = os.statvfs(path.parent)
+    except OSError:
+        return False, False
+    full = (found.f_blocks > 0 and found.f_bavail == 0) or (
+        found.f_files > 0 and found.f_favail == 0
+    )
+    return bool(found.f_flag & os.ST_RDONLY), full
+
+
+def _finished_matches(path: Path) -> int | None:
+    """How many finished matches the store at `path` holds (None: it cannot be read)."""
+    try:
+        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, timeout=1.0)
+        try:
+            row = db.execute("SELECT COUNT(*) FROM matches WHERE status = 'finished'").fetchone()
+            return int(row[0])
+        finally:
+            db.close()
+    except (sqlite3.Error, OSError, TypeError, ValueError):
+        return None
+
+
+def _full_error(path: Path, error: Exception | str) -> StoreError:
+    recorded = _finished_matches(path)
+    if recorded is None:
+        kept = ""
+    elif recorded == 0:
+        kept = "; no match had finished yet"
+    elif recorded == 1:
+        kept = "; the 1 finished match recorded so far is kept"
+    else:
+        kept = f"; the {recorded} finished matches recorded so far are kept"
+    return StoreError(
+        f"{path}: the disk is full ({error}): no space is left on the file system of "
+        f"{Path(os.path.abspath(path)).parent}{kept}. Free space there and run this again: "
+        "league run resumes where it stopped (a match it could not record is played again)"
+    )
+
+
+def _read_only_file_system_error(path: Path, error: Exception | str) -> StoreError:
+    return StoreError(
+        f"{path}: its file system is read-only ({error}); league run and bot submit write "
+        f"the store, and SQLite writes {path.name}-wal and {path.name}-shm beside a league "
+        "store even to read it: mount the file system read-write, or copy the store to a "
+        "writable folder"
+    )
+
+
+def store_os_error(path: Path, error: OSError, what: str) -> StoreError:
+    """A StoreError for `error`, raised while making `what` beside the store at `path`
+    (its run lock, say), naming the cause: a read-only or full file system, or another."""
+    if error.errno == errno.EROFS:
+        return _read_only_file_system_error(path, f"{what}: {error.strerror}")
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return _full_error(path, f"{what}: {error.strerror}")
+    return StoreError(f"{path}: cannot make {what} ({error.strerror})")
+
+
+def _sqlite_error(path: Path, error: sqlite3.Error, lock_timeout: float) -> StoreError:
+    """What SQLite's `error` means for the store at `path`, in one line: a held lock, a
+    read-only or full file system, a read-only file or folder, a file that is not a store,
+    a damaged store, or (none of these) the error itself."""
     name = getattr(error, "sqlite_errorname", "")
+    if isinstance(error, sqlite3.OperationalError) and _is_locked(error):
+        return _locked_error(path, lock_timeout)
+    read_only, full = _file_system(path)
+    if name == "SQLITE_FULL" or (full and name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN"))):
+        return _full_error(path, error)
+    if read_only and name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOERR")):
+        return _read_only_file_system_error(path, error)
     if name == "SQLITE_READONLY_DIRECTORY":
         return StoreError(
             f"{path}: its folder {path.parent} is read-only, and SQLite writes "
@@ -211,13 +284,25 @@ def _read_only_error(path: Path, error: sqlite3.OperationalError) -> StoreError 
             f"{path}: the store is read-only ({error}); league run and bot submit write it: "
             "make the file and its folder writable"
         )
-    return None
+    if name == "SQLITE_NOTADB" and not _has_sqlite_header(path):
+        return StoreError(f"{path}: not a league store ({error}: not an SQLite file)")
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return _damaged_error(path, error)
+    return StoreError(f"{path}: cannot use the league store ({error})")
+
+
+def _has_sqlite_header(path: Path) -> bool:
+    """Whether the file begins as every SQLite database does (one that does, yet is not a
+    database to SQLite, is a damaged one)."""
+    try:
+        with path.open("rb") as file:
+            return file.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
 
 
 def _damaged_error(path: Path, error: Exception | str) -> StoreError:
-    return StoreError(
-        f"{path}: cannot read the league store ({error}); the file is damaged or not a store"
-    )
+    return StoreError(f"{path}: the league store is damaged ({error}); restore it from a backup")
 
 
 def _schema_problem(db: sqlite3.Connection, empty_ok: bool) -> str | None:
@@ -242,19 +327,18 @@ def _schema_problem(db: sqlite3.Connection, empty_ok: bool) -> str | None:
 def store_errors(
     path: str | Path, lock_timeout: float = LOCK_TIMEOUT_S, only_reads: bool = False
 ) -> Iterator[None]:
-    """Turn what a damaged file, a file that is not a store or a held lock raises deep
-    inside SQLite or a query into one StoreError naming the file.
+    """Turn what SQLite or a query raises deep inside into one StoreError naming the file
+    and the cause: a held lock, a full or read-only file system, a read-only file or
+    folder, a file that is not a store, a damaged store (docs/store.md, Errors).
 
     ``only_reads``: the block does nothing but read the store, so a value of the wrong
     type or shape (TypeError, KeyError, ValueError: a damaged row) is the file's fault too.
     """
     try:
         yield
-    except sqlite3.OperationalError as error:
-        if _is_locked(error):
-            raise _locked_error(Path(path), lock_timeout) from None
-        raise (_read_only_error(Path(path), error) or _damaged_error(Path(path), error)) from None
-    except (sqlite3.DatabaseError, zlib.error, DecompressError, UnicodeDecodeError) as error:
+    except sqlite3.DatabaseError as error:  # OperationalError among them
+        raise _sqlite_error(Path(path), error, lock_timeout) from None
+    except (zlib.error, DecompressError, UnicodeDecodeError) as error:
         raise _damaged_error(Path(path), error) from None
     except json.JSONDecodeError as error:
         raise _damaged_error(Path(path), f"a JSON value is damaged: {error}") from None
