@@ -399,7 +399,9 @@ class LeagueStore(StoreReads):
                         (str(SCHEMA_VERSION),),
                     )
                     if not store.ranks_forfeits_last():
-                        store.rank_forfeits_last(shadow=False)
+                        # A value of the wrong type in a row is damage here, as in a read.
+                        with store_errors(file, lock_timeout, only_reads=True):
+                            store.rank_forfeits_last(shadow=False)
                         db.execute(
                             "INSERT INTO meta(key, value) VALUES (?, '1')", (FORFEITS_RANKED_LAST,)
                         )
