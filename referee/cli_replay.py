@@ -23,6 +23,7 @@ from referee.replay_browser import browse, frame_console
 from referee.replay_model import Replay, ReplayDecision
 from referee.replay_source import load_replay
 from referee.spec import Fault, MatchResult
+from referee.terminal_text import inert_line
 from referee.trace import TracePrinter
 from sdk.game import Option, RulesError, parse_variant
 
@@ -147,7 +148,7 @@ def replay(
 def write_export(data: Replay, out: Path) -> None:
     """Write the (verified) replay to `out` and say so."""
     save_replay(data, out)
-    typer.echo(f"replay of {data.match_id} written to {out}")
+    typer.echo(f"replay of {inert_line(data.match_id)} written to {out}")
 
 
 def export(
