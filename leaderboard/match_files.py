@@ -1,6 +1,6 @@
 """Every match's page, holding its replay viewer data (leaderboard/viewer_data.py).
 
-One file per match: the page carries its data (deflated, base64) in a script line: the
+One file per match: the page carries its data (deflated, base64) in a data block: the
 match's digest the league stored when it was played (referee/replay_digest.py), or, for a
 match stored before digests were, cut from the stored replay's text without simulating
 or fully parsing it (viewer_text.py),

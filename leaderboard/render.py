@@ -22,6 +22,8 @@ from leaderboard.model import BotPage, MatchSummary, RatingSeries, Site, Variant
 from leaderboard.pages import PageRenderer
 
 RECENT_ON_INDEX = 20
+# Characters that only JSON strings hold, as JSON escapes (a bot's text in the JSON files).
+_HTML_IN_JSON = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 STATIC_SOURCE = Path(__file__).parent / "static"
 
 
@@ -54,7 +56,10 @@ class SiteWriter:
         self.written.files += 1
 
     def json(self, name: str, data: Mapping[str, Any]) -> None:
-        self.text(name, json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n")
+        """Write `data` as JSON, its ``<``, ``>`` and ``&`` escaped (``\\u003c``): the same
+        values to a JSON reader, inert HTML to a browser that takes the file for a page."""
+        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        self.text(name, text.translate(_HTML_IN_JSON) + "\n")
 
 
 def render_site(site: Site, out_dir: Path, workers: int = 0) -> Written:

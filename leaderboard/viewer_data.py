@@ -5,8 +5,8 @@ A replay (referee/replay.py, format 2 or later) holds the decisions with every o
 offered, the seats' histories, and a snapshot of the table after every decision
 (referee/snapshots.py). The viewer draws the table from the snapshots and says what each
 decision chose, so it keeps (as JSON; the match page holds this JSON deflated and
-base64-encoded, ``<script>Bullring.replayLoaded("eNq...");</script>``, see
-:func:`packed_data`)::
+base64-encoded in a data block, ``<script type="application/octet-stream"
+id="replay-data">eNq...</script>``, see :func:`packed_data`)::
 
     {
       "schema": "bullring.viewer/1", "match_id": ..., "variant": ..., "family": ...,
@@ -59,7 +59,9 @@ __all__ = [
 
 Json = Any
 
-_PAGE_DATA = re.compile(r'<script>Bullring\.replayLoaded\("([A-Za-z0-9+/=]*)"\);</script>')
+_PAGE_DATA = re.compile(
+    r'<script type="application/octet-stream" id="replay-data">([A-Za-z0-9+/=]*)</script>'
+)
 
 
 def _without_histories(text: bytes) -> bytes:
