@@ -96,7 +96,12 @@ def test_no_script_of_the_bots_runs_in_a_browser_and_the_pages_read_right(
         problems = Problems()
         problems.watch(page)
         dialogs: list[str] = []
-        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+        def on_dialog(dialog: Any) -> None:
+            dialogs.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", on_dialog)
         for file in pages(site_dir):
             page.goto(file.as_uri(), wait_until="load")
             if page.locator("#replay").count():
