@@ -14,6 +14,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import struct
 import zlib
 from collections.abc import Mapping, Sequence
@@ -177,8 +178,14 @@ def write_replay_file(out: Path, match_id: str, blob: bytes | None, text: bytes)
 # whose recorded result is not what its choices give is `bullring replay`'s to find.
 
 _DECODER = json.JSONDecoder()
-_UNIQUE_KEYS = (b'"match_id"', b'"variant"', b'"seed"', b'"bots"', b'"decisions"', b'"result"')
-_DIGEST_KEYS = (b'"match_id"', b'"variant"', b'"players"', b'"kinds"')
+# The keys read from a replay's text, and from a digest's: each must occur once (one scan).
+_REPLAY_KEYS = re.compile(rb'"(?:match_id|variant|seed|bots|decisions|result)"')
+_DIGEST_KEYS = re.compile(rb'"(?:match_id|variant|players|kinds)"')
+
+
+def _each_once(keys: re.Pattern[bytes], count: int, text: bytes) -> bool:
+    found = keys.findall(text)
+    return len(found) == count == len(set(found))
 
 
 def recorded(text: bytes) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
@@ -187,7 +194,7 @@ def recorded(text: bytes) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
     (or holds more values than MAX_REPLAY_ITEMS: then it is not parsed)."""
     header_end = text.find(b',"decisions":[')
     result_at = text.find(b',"result":{', header_end)
-    if header_end > 0 and result_at > 0 and all(text.count(k) == 1 for k in _UNIQUE_KEYS):
+    if header_end > 0 and result_at > 0 and _each_once(_REPLAY_KEYS, 6, text):
         try:
             header = json.loads(text[:header_end] + b"}")
             tail = text[result_at + len(b',"result":') :].decode("utf-8")
@@ -253,7 +260,7 @@ def digest_problem(match: MatchSummary, packed: bytes) -> str | None:
     if problem is not None:
         return f"its viewer data holds {problem}"
     head_end = text.find(b',"kinds":[')
-    unique = all(text.count(key) == 1 for key in _DIGEST_KEYS)
+    unique = _each_once(_DIGEST_KEYS, 4, text)
     try:  # the head (as digest_text writes it), or the whole
         data = json.loads(text[:head_end] + b"}" if head_end > 0 and unique else text)
         match_id, variant, players = data["match_id"], data["variant"], data["players"]
