@@ -20,10 +20,9 @@ from leaderboard.from_store import RECENT_CHANGE
 from leaderboard.match_files import MatchFiles
 from leaderboard.model import BotPage, MatchSummary, RatingSeries, Site, VariantStandings
 from leaderboard.pages import PageRenderer
+from referee.replay_digest import HTML_IN_JSON
 
 RECENT_ON_INDEX = 20
-# Characters that only JSON strings hold, as JSON escapes (a bot's text in the JSON files).
-_HTML_IN_JSON = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 STATIC_SOURCE = Path(__file__).parent / "static"
 
 
@@ -59,7 +58,7 @@ class SiteWriter:
         """Write `data` as JSON, its ``<``, ``>`` and ``&`` escaped (``\\u003c``): the same
         values to a JSON reader, inert HTML to a browser that takes the file for a page."""
         text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-        self.text(name, text.translate(_HTML_IN_JSON) + "\n")
+        self.text(name, text.translate(HTML_IN_JSON) + "\n")
 
 
 def render_site(site: Site, out_dir: Path, workers: int = 0) -> Written:

@@ -6,8 +6,10 @@ Content-Security-Policy that runs no inline script, which the site itself never 
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -76,6 +78,19 @@ def test_the_authors_text_is_escaped_in_the_pages_and_json(site: tuple[Path, Pat
     rows = {row["bot"]: row for row in json.loads(raw)["rows"]}
     assert rows["hostile_text@1"]["author"] == AUTHOR == rows["hostile_text@1"]["description"]
     assert HOSTILE not in raw
+    # The viewer's data in each match page: the faults' details as written, no markup.
+    details = []
+    with LeagueStore.open_readonly(site[1]) as store:
+        match_ids = [m.match_id for m in store.matches(status="finished")]
+    for match_id in match_ids:
+        html = (site_dir / paths.match_page(match_id)).read_text(encoding="utf-8")
+        packed = re.search(f"{DATA_BLOCK}([^<]*)</script>", html)
+        assert packed is not None
+        text = zlib.decompress(base64.b64decode(packed.group(1))).decode()
+        assert "<" not in text and ">" not in text and "&" not in text
+        decisions = json.loads(text)["decisions"]
+        details += [d[5]["fault"]["detail"] for d in decisions if len(d) > 5 and "fault" in d[5]]
+    assert details and all(detail == f"ValueError: {SHOWN}" for detail in details)
 
 
 @pytest.fixture(scope="module")
