@@ -31,7 +31,7 @@ from referee.league.store import LeagueStore, StoreError, store_errors
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout, check_parallel
 from referee.process import ProcessLimits
 from referee.sandbox import available
-from referee.terminal_text import inert_line, inert_markup
+from referee.terminal_text import inert_line, inert_markup, inert_text
 from sdk.error_status import clean
 
 PIPED_WIDTH = 160  # columns of the standings when not printed to a terminal (none cut)
@@ -193,10 +193,10 @@ def run(
             f"{summary.played} matches played in {summary.elapsed_s:.1f}s; "
             f"{summary.finished}/{summary.scheduled} finished; store: {summary.store}"
         )
-        for death in summary.worker_deaths:
-            typer.echo(f"note: {death}", err=True)
+        for death in summary.worker_deaths:  # (an exception's text may quote a bot's)
+            typer.echo(f"note: {inert_text(death)}", err=True)
         for problem in summary.errors:
-            typer.echo(f"referee error: {problem}", err=True)
+            typer.echo(f"referee error: {inert_text(problem)}", err=True)
     if summary.errors:
         raise typer.Exit(1)
 
