@@ -173,9 +173,11 @@ def write_replay_file(out: Path, match_id: str, blob: bytes | None, text: bytes)
 # otherwise than its replay (match id, variant, seed, bots, scores, ranks, forfeits, faults
 # per seat) or whose digest is of another match. It reads a replay's header and result
 # where the referee writes them, when each of their keys occurs once in the text (a key's
-# name cannot occur inside a string: JSON escapes the quotes), so they are what any JSON
-# reader reads; otherwise it parses the replay in full. It re-simulates nothing: a replay
-# whose recorded result is not what its choices give is `bullring replay`'s to find.
+# name cannot occur inside a string: JSON escapes the quotes), so that they are what
+# `bullring replay` reads of a replay it accepts (a duplicated key, which a JSON reader
+# takes the last of, makes the build parse the whole); otherwise it parses the replay in
+# full. It re-simulates nothing: a replay whose recorded result is not what its choices
+# give is `bullring replay`'s to find.
 
 _DECODER = json.JSONDecoder()
 # The keys read from a replay's text, and from a digest's: each must occur once (one scan).
