@@ -11,7 +11,8 @@ beyond its deadline is taken from the seat's time bank; a decision that took lon
 its deadline and the bank left is a TIMEOUT fault: its answer is dropped, the seat gets
 the fallback option (the first, in canonical order) and its bank is emptied; after
 `max_faults` faults the seat is forfeited and auto-played with the fallback, never asked
-again. The bot is not interrupted (it runs in this thread): its late answer is dropped.
+again, and ranks below every seat that was not forfeited. The bot is not interrupted (it
+runs in this thread): its late answer is dropped.
 
 The deal and the seed hints come from :mod:`sdk.seeding`, as the referee's do: by default
 with the public local key (the deal of ``bullring play --seed N``); given a league's key
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 
 from sdk.bot import Bot, BotFactory, choice_index
 from sdk.game import driver
-from sdk.game.core import DecisionKind, GameState, Option
+from sdk.game.core import DecisionKind, GameState, Option, forfeits_ranked_last
 from sdk.game.variants import new_game, parse_variant
 from sdk.match import DecisionClock, MatchInfo, MatchOutcome
 from sdk.seeding import LOCAL_KEY, LOCAL_LEAGUE, match_seeds
@@ -154,10 +155,10 @@ def play_local(
 
     driver.play(state, choose)
     scores = tuple(state.scores())
-    ranks = tuple(state.ranks())
+    forfeited = [count >= max_faults for count in faults]
+    ranks = tuple(forfeits_ranked_last(state.ranks(), forfeited))  # as the referee ranks
     for seat, bot in enumerate(seats):
-        forfeited = faults[seat] >= max_faults
-        bot.end_match(MatchOutcome(scores, ranks, faults[seat], forfeited))
+        bot.end_match(MatchOutcome(scores, ranks, faults[seat], forfeited[seat]))
     return LocalResult(
         spec.id,
         seed,

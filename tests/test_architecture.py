@@ -57,8 +57,8 @@ LAYERS: dict[str, list[list[str]]] = {
     "sdk.game": [
         ["sdk.game.variants"],
         ["sdk.game.sixnimmt", "sdk.game.xnimmt", "sdk.game.elevennimmt", "sdk.game.hornochsen"],
-        ["sdk.game.driver", "sdk.game.engine_support", "sdk.game.eventlog", "sdk.game.family"],
-        ["sdk.game.views", "sdk.game.history", "sdk.game.dealing", "sdk.game.cards"],
+        ["sdk.game.driver", "sdk.game.engine", "sdk.game.family"],
+        ["sdk.game.views", "sdk.game.history", "sdk.game.cards"],
         ["sdk.game.core"],
     ],
     "sdk.game.sixnimmt": [
@@ -80,6 +80,10 @@ LAYERS: dict[str, list[list[str]]] = {
         ["sdk.game.elevennimmt.turnoptions", "sdk.game.elevennimmt.view"],
         ["sdk.game.elevennimmt.table", "sdk.game.elevennimmt.setup"],
     ],
+    "sdk.game.engine": [
+        ["sdk.game.engine.support", "sdk.game.engine.eventlog"],
+        ["sdk.game.engine.dealing"],
+    ],
     "sdk.game.hornochsen": [
         ["sdk.game.hornochsen.constructors"],
         ["sdk.game.hornochsen.rules"],
@@ -93,7 +97,7 @@ LAYERS: dict[str, list[list[str]]] = {
         ["referee.match"],
         ["referee.bots", "referee.replay"],
         ["referee.sandbox"],
-        ["referee.limits", "referee.decompress"],
+        ["referee.limits", "referee.decompress", "referee.terminal_text"],
         ["referee.spec", "referee.faults"],
     ],
     "referee.cli": [

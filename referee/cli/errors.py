@@ -15,9 +15,9 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from typer.core import TyperGroup
 
+from referee.terminal_text import inert_markup
 from sdk.errors import BullringError
 
 USER_ERRORS: tuple[type[Exception], ...] = (BullringError,)
@@ -27,8 +27,9 @@ _stderr = Console(stderr=True, highlight=False)
 
 def fail(message: str) -> typer.Exit:
     """Print `message` as one error line; return the Exit(2) to raise. The message is
-    text, not markup: a ``[[bots]]`` or a name in brackets is printed as it is."""
-    _stderr.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True)
+    text, never console markup, and what it quotes from a bot or a file is shown inert
+    (referee/terminal_text.py): its control characters escaped."""
+    _stderr.print(f"[red]error:[/red] {inert_markup(message, keep_lines=True)}", soft_wrap=True)
     return typer.Exit(2)
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -37,6 +38,7 @@ from referee.spec import BotSpec
 from sdk.errors import BullringError
 
 ARCHIVE_SUFFIX = ".bots"
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 STAGING = ".staging"
 IGNORED_FOLDERS = frozenset({"__pycache__"})
 DIR_MODE = "040000"
@@ -259,7 +261,12 @@ def _copy_tree(source: Path, target: Path, skip: Path | None) -> None:
 
 
 def _resolved(stored: dict[str, Any], entry: Path) -> BotSpec:
-    """The spec kept relative to a copy (`stored`), made to run the copy in `entry`."""
+    """The spec kept relative to a copy (`stored`), made to run the copy in `entry`
+    (ArchiveError if its paths lead out of the copy)."""
+    for key in ("manifest", "workdir"):
+        rel = str(stored.get(key) or ".")
+        if os.path.isabs(rel) or ".." in Path(rel).parts:
+            raise ArchiveError(f"the store keeps a bot's {key} outside its copy: {shown(rel)}")
     return replace(
         BotSpec.from_json(stored),
         manifest=str(entry / str(stored["manifest"])),
@@ -299,6 +306,10 @@ class BotArchive:
         return cls(archive_path(store_path))
 
     def entry(self, digest: str) -> Path:
+        """The folder of the copy `digest` (ArchiveError for anything but a sha256 in hex:
+        a store from elsewhere may hold any text)."""
+        if not _HEX64.fullmatch(digest):
+            raise ArchiveError(f"the store names a bot copy {shown(digest[:80])}: not a tree hash")
         return self.root / digest
 
     def resolve(self, stored: dict[str, Any], digest: str) -> BotSpec:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from referee.league.store import store_os_error
 from sdk.errors import BullringError
 
 
@@ -32,8 +33,11 @@ def lock_path(store_path: Path) -> Path:
 def run_lock(store_path: Path) -> Iterator[None]:
     """Hold the store's run lock; LeagueRunning at once if another process holds it."""
     path = lock_path(store_path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:  # a read-only or full file system, say
+        raise store_os_error(store_path, error, f"its run lock {path.name}") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -44,8 +48,11 @@ def run_lock(store_path: Path) -> Iterator[None]:
                 f"{store_path}: another league run{who} is playing this league; "
                 "let it finish or stop it (Ctrl-C), then run again"
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError as error:
+            raise store_os_error(store_path, error, f"its run lock {path.name}") from None
         yield
     finally:
         os.close(fd)

@@ -13,7 +13,9 @@ with :meth:`LeagueStore.open_readonly`. This module opens, checks and writes.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sqlite3
 import time
 import zlib
@@ -23,7 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from referee.decompress import DecompressError
+from referee.decompress import DecompressError, inflate
 from referee.league.archive import (
     ArchiveError,
     BotArchive,
@@ -31,8 +33,9 @@ from referee.league.archive import (
     changed_files,
     live_tree,
 )
+from referee.league.config import RatingConfig
 from referee.league.formats import PlannedMatch, league_match_id
-from referee.league.ratings import Rating
+from referee.league.ratings import Rating, Ratings
 from referee.league.store_reads import StoreReads
 from referee.league.store_rows import (
     MatchRow,
@@ -43,11 +46,12 @@ from referee.league.store_rows import (
     manifest_conflict,
     manifest_hash,
 )
-from referee.limits import LOCK_TIMEOUT_S
+from referee.limits import LOCK_TIMEOUT_S, MAX_REPLAY_BYTES
 from referee.replay.result import MatchResult
 from referee.sandbox.folders import bot_folder
 from referee.spec import BotSpec
 from sdk.errors import BullringError
+from sdk.game import forfeits_ranked_last
 
 __all__ = [  # the store's public names, wherever they are defined
     "SCHEMA_VERSION",
@@ -169,6 +173,29 @@ before digests existed gains the table the next time it is opened for writing, a
 match without a digest is published from its replay (leaderboard/viewer_text.py). So
 with ``logs``: a store without it reads as keeping no log tails."""
 
+FORFEITS_RANKED_LAST = "forfeits_ranked_last"
+"""The ``meta`` key (value ``1``) of a store whose ranks put every forfeited seat below
+every seat that was not forfeited (issue 26). A store recorded before that rule lacks it:
+the next writer to open it re-ranks its matches with a forfeited seat, their stored
+replays and the ratings they changed (:meth:`LeagueStore.rank_forfeits_last`), and a
+reader sees the same ranks in temporary tables of its own, the file unchanged."""
+
+_READER_SHADOWS = (
+    "PRAGMA temp_store = MEMORY",
+    "CREATE TEMP TABLE results AS SELECT * FROM main.results",
+    "CREATE INDEX temp.results_seat ON results(match_id, seat)",
+    "CREATE INDEX temp.results_bot ON results(bot)",
+    "CREATE TEMP TABLE ratings AS SELECT * FROM main.ratings",
+    "CREATE INDEX temp.ratings_bot ON ratings(variant, bot, seq)",
+    "CREATE TEMP TABLE replay_ranks (match_id TEXT PRIMARY KEY, data BLOB NOT NULL)",
+    "CREATE TEMP VIEW replays AS SELECT r.match_id AS match_id, COALESCE(f.data, r.data) AS data"
+    " FROM main.replays r LEFT JOIN replay_ranks f ON f.match_id = r.match_id",
+)
+"""A reader's view of a store recorded before forfeited seats ranked last: copies of
+``results`` and ``ratings``, and ``replays`` through the replays it re-ranked
+(``replay_ranks``), all in the connection's temp schema, where SQLite looks for a table
+name before it looks in the file. The re-ranking then writes there, not to the file."""
+
 
 def _is_locked(error: sqlite3.OperationalError) -> bool:
     return "locked" in str(error) or "busy" in str(error)
@@ -182,9 +209,80 @@ def _locked_error(path: Path, timeout: float) -> StoreLocked:
     )
 
 
-def _read_only_error(path: Path, error: sqlite3.OperationalError) -> StoreError | None:
-    """The store or its folder may not be written (None: the error is another)."""
+def _file_system(path: Path) -> tuple[bool, bool]:
+    """(read-only, full) of the file system that holds `path` ((False, False) when it
+    cannot be asked): what an I/O error of SQLite's there most likely means."""
+    try:
+        found = os.statvfs(path.parent)
+    except OSError:
+        return False, False
+    full = (found.f_blocks > 0 and found.f_bavail == 0) or (
+        found.f_files > 0 and found.f_favail == 0
+    )
+    return bool(found.f_flag & os.ST_RDONLY), full
+
+
+def _finished_matches(path: Path) -> int | None:
+    """How many finished matches the store at `path` holds (None: it cannot be read)."""
+    try:
+        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, timeout=1.0)
+        try:
+            row = db.execute("SELECT COUNT(*) FROM matches WHERE status = 'finished'").fetchone()
+            return int(row[0])
+        finally:
+            db.close()
+    except (sqlite3.Error, OSError, TypeError, ValueError):
+        return None
+
+
+def _full_error(path: Path, error: Exception | str) -> StoreError:
+    recorded = _finished_matches(path)
+    if recorded is None:
+        kept = ""
+    elif recorded == 0:
+        kept = "; no match had finished yet"
+    elif recorded == 1:
+        kept = "; the 1 finished match recorded so far is kept"
+    else:
+        kept = f"; the {recorded} finished matches recorded so far are kept"
+    return StoreError(
+        f"{path}: the disk is full ({error}): no space is left on the file system of "
+        f"{Path(os.path.abspath(path)).parent}{kept}. Free space there and run this again: "
+        "league run resumes where it stopped (a match it could not record is played again)"
+    )
+
+
+def _read_only_file_system_error(path: Path, error: Exception | str) -> StoreError:
+    return StoreError(
+        f"{path}: its file system is read-only ({error}); league run and bot submit write "
+        f"the store, and SQLite writes {path.name}-wal and {path.name}-shm beside a league "
+        "store even to read it: mount the file system read-write, or copy the store to a "
+        "writable folder"
+    )
+
+
+def store_os_error(path: Path, error: OSError, what: str) -> StoreError:
+    """A StoreError for `error`, raised while making `what` beside the store at `path`
+    (its run lock, say), naming the cause: a read-only or full file system, or another."""
+    if error.errno == errno.EROFS:
+        return _read_only_file_system_error(path, f"{what}: {error.strerror}")
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return _full_error(path, f"{what}: {error.strerror}")
+    return StoreError(f"{path}: cannot make {what} ({error.strerror})")
+
+
+def _sqlite_error(path: Path, error: sqlite3.Error, lock_timeout: float) -> StoreError:
+    """What SQLite's `error` means for the store at `path`, in one line: a held lock, a
+    read-only or full file system, a read-only file or folder, a file that is not a store,
+    a damaged store, or (none of these) the error itself."""
     name = getattr(error, "sqlite_errorname", "")
+    if isinstance(error, sqlite3.OperationalError) and _is_locked(error):
+        return _locked_error(path, lock_timeout)
+    read_only, full = _file_system(path)
+    if name == "SQLITE_FULL" or (full and name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN"))):
+        return _full_error(path, error)
+    if read_only and name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOERR")):
+        return _read_only_file_system_error(path, error)
     if name == "SQLITE_READONLY_DIRECTORY":
         return StoreError(
             f"{path}: its folder {path.parent} is read-only, and SQLite writes "
@@ -196,13 +294,25 @@ def _read_only_error(path: Path, error: sqlite3.OperationalError) -> StoreError 
             f"{path}: the store is read-only ({error}); league run and bot submit write it: "
             "make the file and its folder writable"
         )
-    return None
+    if name == "SQLITE_NOTADB" and not _has_sqlite_header(path):
+        return StoreError(f"{path}: not a league store ({error}: not an SQLite file)")
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return _damaged_error(path, error)
+    return StoreError(f"{path}: cannot use the league store ({error})")
+
+
+def _has_sqlite_header(path: Path) -> bool:
+    """Whether the file begins as every SQLite database does (one that does, yet is not a
+    database to SQLite, is a damaged one)."""
+    try:
+        with path.open("rb") as file:
+            return file.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
 
 
 def _damaged_error(path: Path, error: Exception | str) -> StoreError:
-    return StoreError(
-        f"{path}: cannot read the league store ({error}); the file is damaged or not a store"
-    )
+    return StoreError(f"{path}: the league store is damaged ({error}); restore it from a backup")
 
 
 def _schema_problem(db: sqlite3.Connection, empty_ok: bool) -> str | None:
@@ -227,19 +337,18 @@ def _schema_problem(db: sqlite3.Connection, empty_ok: bool) -> str | None:
 def store_errors(
     path: str | Path, lock_timeout: float = LOCK_TIMEOUT_S, only_reads: bool = False
 ) -> Iterator[None]:
-    """Turn what a damaged file, a file that is not a store or a held lock raises deep
-    inside SQLite or a query into one StoreError naming the file.
+    """Turn what SQLite or a query raises deep inside into one StoreError naming the file
+    and the cause: a held lock, a full or read-only file system, a read-only file or
+    folder, a file that is not a store, a damaged store (docs/store.md, Errors).
 
     ``only_reads``: the block does nothing but read the store, so a value of the wrong
     type or shape (TypeError, KeyError, ValueError: a damaged row) is the file's fault too.
     """
     try:
         yield
-    except sqlite3.OperationalError as error:
-        if _is_locked(error):
-            raise _locked_error(Path(path), lock_timeout) from None
-        raise (_read_only_error(Path(path), error) or _damaged_error(Path(path), error)) from None
-    except (sqlite3.DatabaseError, zlib.error, DecompressError, UnicodeDecodeError) as error:
+    except sqlite3.DatabaseError as error:  # OperationalError among them
+        raise _sqlite_error(Path(path), error, lock_timeout) from None
+    except (zlib.error, DecompressError, UnicodeDecodeError) as error:
         raise _damaged_error(Path(path), error) from None
     except json.JSONDecodeError as error:
         raise _damaged_error(Path(path), f"a JSON value is damaged: {error}") from None
@@ -302,6 +411,13 @@ class LeagueStore(StoreReads):
                         "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
                         (str(SCHEMA_VERSION),),
                     )
+                    if not store.ranks_forfeits_last():
+                        # A value of the wrong type in a row is damage here, as in a read.
+                        with store_errors(file, lock_timeout, only_reads=True):
+                            store.rank_forfeits_last(shadow=False)
+                        db.execute(
+                            "INSERT INTO meta(key, value) VALUES (?, '1')", (FORFEITS_RANKED_LAST,)
+                        )
         except BaseException:
             db.close()
             raise
@@ -319,16 +435,19 @@ class LeagueStore(StoreReads):
         # An SQLite URI: the path is quoted, or a ?, # or % in it would open another file.
         uri = f"file:{quote(str(file.resolve()))}?mode=ro"
         db = sqlite3.connect(uri, uri=True, timeout=30.0, check_same_thread=False)
+        store = cls(db, file)
         try:
-            with store_errors(file):
+            with store_errors(file, only_reads=True):
                 db.execute("PRAGMA busy_timeout=30000")
                 problem = _schema_problem(db, empty_ok=False)
                 if problem:
                     raise StoreError(f"{file}: {problem}")
+                if not store.ranks_forfeits_last():
+                    store.rank_forfeits_last(shadow=True)
         except BaseException:
             db.close()
             raise
-        return cls(db, file)
+        return store
 
     def close(self) -> None:
         self.db.close()
@@ -628,3 +747,120 @@ class LeagueStore(StoreReads):
             "INSERT INTO ratings(variant, seq, match_id, bot, mu, sigma) VALUES (?, ?, ?, ?, ?, ?)",
             [(variant, seq, match_id, bot, r.mu, r.sigma) for bot, r in after.items()],
         )
+
+    # --- forfeited seats ranked last (issue 26) ------------------------------------------
+
+    def ranks_forfeits_last(self) -> bool:
+        """Whether the store's ranks put forfeited seats last already (FORFEITS_RANKED_LAST)."""
+        row = self.db.execute(
+            "SELECT 1 FROM main.meta WHERE key = ?", (FORFEITS_RANKED_LAST,)
+        ).fetchone()
+        return row is not None
+
+    def _forfeit_rank_fixes(self) -> dict[str, list[int]]:
+        """The matches whose stored ranks put a forfeited seat level with or above a seat
+        that was not forfeited, each with the ranks it gets (by seat)."""
+        seats: dict[str, list[tuple[int, bool]]] = {}
+        for match_id, rank, forfeited in self.db.execute(
+            "SELECT match_id, rank, forfeited FROM results WHERE match_id IN"
+            " (SELECT match_id FROM results WHERE forfeited) ORDER BY match_id, seat"
+        ):
+            seats.setdefault(match_id, []).append((int(rank), bool(forfeited)))
+        fixes: dict[str, list[int]] = {}
+        for match_id, rows in seats.items():
+            ranks = [rank for rank, _ in rows]
+            ranked = forfeits_ranked_last(ranks, [out for _, out in rows])
+            if ranked != ranks:
+                fixes[match_id] = ranked
+        return fixes
+
+    def rank_forfeits_last(self, shadow: bool) -> int:
+        """Re-rank a store recorded before forfeited seats ranked last; return how many
+        matches changed. Each match with a forfeited seat ranked level with or above a seat
+        that was not gets its new ranks in ``results`` and in its stored replay (nothing
+        else of it changes), and every variant's ratings from its first such match on are
+        computed again, in schedule order from the ratings before it, as `league run`
+        computes them. Inside the caller's transaction; `shadow` (a reader): into
+        temporary copies of those tables (_READER_SHADOWS), the file unchanged."""
+        fixes = self._forfeit_rank_fixes()
+        if not fixes:
+            return 0
+        db = self.db
+        if shadow:
+            for statement in _READER_SHADOWS:
+                db.execute(statement)
+        db.executemany(
+            "UPDATE results SET rank = ? WHERE match_id = ? AND seat = ?",
+            [
+                (rank, match_id, seat)
+                for match_id, ranks in fixes.items()
+                for seat, rank in enumerate(ranks)
+            ],
+        )
+        for match_id, ranks in fixes.items():
+            blob = self._replay_ranked(match_id, ranks)
+            if blob is None:
+                continue
+            if shadow:
+                db.execute(
+                    "INSERT INTO replay_ranks(match_id, data) VALUES (?, ?)", (match_id, blob)
+                )
+            else:
+                db.execute("UPDATE replays SET data = ? WHERE match_id = ?", (blob, match_id))
+        firsts: dict[str, int] = {}
+        ids: dict[int, str] = {}
+        for match_id, variant, seq in db.execute(
+            "SELECT match_id, variant, seq FROM matches WHERE status = 'finished'"
+        ):
+            ids[seq] = match_id
+            if match_id in fixes:
+                firsts[variant] = min(seq, firsts.get(variant, seq))
+        for variant, first in firsts.items():
+            self._rate_again(variant, first, ids)
+        return len(fixes)
+
+    def _replay_ranked(self, match_id: str, ranks: list[int]) -> bytes | None:
+        """The match's stored replay with `ranks` as its result's ranks (None: it has none,
+        or it cannot be read: it is left as it is, and reading it says what is wrong)."""
+        row = self.db.execute("SELECT data FROM replays WHERE match_id = ?", (match_id,)).fetchone()
+        if row is None:
+            return None
+        try:
+            replay = json.loads(inflate(bytes(row[0]), MAX_REPLAY_BYTES))
+            result = replay["result"]
+            if len(result["ranks"]) != len(ranks):
+                return None
+        except (DecompressError, UnicodeDecodeError, ValueError, TypeError, KeyError):
+            return None
+        result["ranks"] = ranks
+        return compress_replay(replay)
+
+    def _rate_again(self, variant: str, first: int, ids: Mapping[int, str]) -> None:
+        """Compute `variant`'s rating rows from match `first` on again, from the ratings
+        before it and the (re-ranked) results, for the matches that had rows."""
+        before: dict[str, Rating] = {}
+        for bot, mu, sigma in self.db.execute(
+            "SELECT bot, mu, sigma FROM ratings WHERE variant = ? AND seq < ? ORDER BY seq",
+            (variant, first),
+        ):
+            before[bot] = Rating(mu, sigma)
+        rated = [
+            seq
+            for (seq,) in self.db.execute(
+                "SELECT DISTINCT seq FROM ratings WHERE variant = ? AND seq >= ? ORDER BY seq",
+                (variant, first),
+            )
+        ]
+        matches = {m.seq: m for m in self.rated_matches(variant, after_seq=first - 1)}
+        ratings = Ratings(self._rating_config(), before)
+        self.db.execute("DELETE FROM ratings WHERE variant = ? AND seq >= ?", (variant, first))
+        for seq in rated:
+            match = matches[seq]
+            self.write_ratings(variant, seq, ids[seq], ratings.apply(match.seats, match.ranks))
+
+    def _rating_config(self) -> RatingConfig:
+        """The league's TrueSkill parameters, as its store recorded them."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
+        recorded = json.loads(row[0]).get("rating", {}) if row else {}
+        fields = RatingConfig().to_json()
+        return RatingConfig(**{k: float(recorded.get(k, v)) for k, v in fields.items()})

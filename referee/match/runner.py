@@ -11,7 +11,8 @@ by :class:`referee.replay.files.ReplayBuilder`.
 Faults never stop a match: the seat gets the fallback (the first legal option in
 canonical order) and the fault is recorded; after ``ClockSpec.max_faults`` faults, at once
 on CRASH, or on any setup fault, the seat is forfeited: it is auto-played with the
-fallback to the end and never called again. See docs/referee.md.
+fallback to the end and never called again, and it ranks below every seat that was not
+forfeited (whatever its score). See docs/referee.md.
 """
 
 from __future__ import annotations

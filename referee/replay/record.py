@@ -20,7 +20,7 @@ from referee.replay.result import MatchResult
 from referee.replay.snapshots import SnapshotRecorder
 from referee.replay.values import option_to_replay, shared_histories
 from referee.spec import MatchSpec
-from sdk.game import DecisionKind, Event, GameState, Option, VariantSpec
+from sdk.game import DecisionKind, Event, GameState, Option, VariantSpec, forfeits_ranked_last
 from sdk.game.views import View
 
 
@@ -129,8 +129,10 @@ class ReplayBuilder:
         decisions: int,
         duration_s: float,
     ) -> MatchResult:
-        """The result of the finished game in `state`, with the replay finished."""
-        scores, ranks = tuple(state.scores()), tuple(state.ranks())
+        """The result of the finished game in `state`, with the replay finished: ranked
+        by score, every forfeited seat below every seat that was not."""
+        scores = tuple(state.scores())
+        ranks = tuple(forfeits_ranked_last(state.ranks(), forfeited))
         replay = self.finish(
             state, ReplayResult(list(scores), list(ranks), list(faults), list(forfeited))
         )

@@ -20,7 +20,7 @@ from referee.replay.values import (
     option_to_replay,
     view_to_json,
 )
-from sdk.game import Event, GameState, Option, RulesError, driver, new_game
+from sdk.game import Event, GameState, Option, RulesError, driver, forfeits_ranked_last, new_game
 
 
 def new_state(replay: Replay) -> GameState:
@@ -60,7 +60,8 @@ def resimulate(replay: Replay) -> list[int]:
 
     Checks, exactly, that each decision's seat was pending, that its recorded view and
     options are what the engine shows, and that the final scores and ranks match the
-    recorded result; ReplayError says where it first differs.
+    recorded result (forfeited seats ranked last; a replay recorded before that rule may
+    rank them by score alone); ReplayError says where it first differs.
     """
     state = new_state(replay)
     histories = histories_of(replay)
@@ -94,8 +95,13 @@ def resimulate(replay: Replay) -> list[int]:
             raise ReplayError(f"the final history of seat {seat} differs")
     scores = state.scores()
     result = replay.final_result()
-    if scores != result.scores or state.ranks() != result.ranks:
+    if scores != result.scores:
         raise ReplayError(f"re-simulated scores {scores} differ from {result.scores}")
+    ranks = forfeits_ranked_last(state.ranks(), result.forfeited)
+    # A replay recorded before forfeited seats were ranked last holds the ranks of the
+    # scores alone (state.ranks()); it is read as it was recorded.
+    if result.ranks not in (ranks, state.ranks()):
+        raise ReplayError(f"re-simulated ranks {ranks} differ from {result.ranks}")
     return scores
 
 

@@ -18,6 +18,7 @@ from sdk.game.core import (
     Side,
     Special,
     ViewHeader,
+    forfeits_ranked_last,
     random_policy,
     ranks_from_scores,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "ViewHeader",
     "XNimmtView",
     "family_of",
+    "forfeits_ranked_last",
     "from_position",
     "from_view",
     "hornochsen_points",

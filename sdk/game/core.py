@@ -352,3 +352,16 @@ def ranks_from_scores(scores: Sequence[int], higher_is_better: bool) -> list[int
     """Competition ranking ("1224"): equal scores share the better rank."""
     keyed = [(-s if higher_is_better else s) for s in scores]
     return [1 + sum(1 for other in keyed if other < mine) for mine in keyed]
+
+
+def forfeits_ranked_last(ranks: Sequence[int], forfeited: Sequence[bool]) -> list[int]:
+    """A match's ranks, with every forfeited seat below every seat that was not.
+
+    `ranks` are the ranks from the scores (:func:`ranks_from_scores`). The seats that
+    played keep their order and the forfeited seats follow, in theirs (by score): still
+    competition ranking, so ties share the better rank, but a forfeited seat never shares
+    a place with a seat that played. Without a forfeited seat the ranks are unchanged.
+    Applied to ranks it made already, it gives them back.
+    """
+    keyed = [(bool(out), rank) for out, rank in zip(forfeited, ranks, strict=True)]
+    return [1 + sum(1 for other in keyed if other < mine) for mine in keyed]

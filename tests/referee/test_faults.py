@@ -17,6 +17,7 @@ from referee.match.runner import play_match, run_match
 from referee.replay.resimulate import resimulate
 from referee.replay.result import MatchResult
 from referee.spec import BotSpec, ClockSpec, MatchSpec
+from sdk.game import forfeits_ranked_last
 from tests.referee.helpers import FAST_CLOCK, bot_named, descendants
 
 BAD_SEAT = 1
@@ -96,7 +97,9 @@ def test_bad_bot_gets_typed_faults_and_the_match_goes_on(
         assert all(f.decision >= 0 for f in result.faults)
     # The bad seat played the fallback, so every seat's game is the baseline's.
     assert result.scores == baseline.scores
-    assert result.ranks == baseline.ranks
+    # Seed 21's fallback seat beats seat 0 (13 heads to 23): forfeited, it ranks last.
+    assert result.ranks == tuple(forfeits_ranked_last(baseline.ranks, result.forfeited))
+    assert result.ranks == (2, 3, 1) and baseline.ranks == (3, 2, 1)
     assert [d.choice for d in result.recorded_replay().decisions] == [
         d.choice for d in baseline.recorded_replay().decisions
     ]

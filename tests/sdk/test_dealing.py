@@ -1,4 +1,4 @@
-"""sdk.game.dealing: the quick shuffle gives exactly Random(text).shuffle's order, so every
+"""sdk.game.engine.dealing: the quick shuffle gives exactly Random(text).shuffle's order, so every
 deal, replay and seeded test stays the same."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from sdk.game.dealing import seeded_shuffle, sha512, shuffle, text_generator
+from sdk.game.engine.dealing import seeded_shuffle, sha512, shuffle, text_generator
 from sdk.game.sixnimmt import deal_order
 
 

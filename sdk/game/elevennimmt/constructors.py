@@ -15,9 +15,7 @@ from sdk.game.core import (
 from sdk.game.elevennimmt.rules import ElevenNimmtState
 from sdk.game.elevennimmt.setup import CATALOG
 from sdk.game.elevennimmt.table import BULL_PILE, DECK, Phase, stack, steal_targets
-from sdk.game.engine_support import (
-    fill_hands,
-)
+from sdk.game.engine.support import fill_hands
 from sdk.game.family import Position
 from sdk.game.views import ElevenNimmtView, View
 

@@ -35,7 +35,6 @@ from sdk.game.core import (
     RoundEnd,
     RulesError,
 )
-from sdk.game.dealing import seeded_shuffle
 from sdk.game.elevennimmt.setup import NAME
 from sdk.game.elevennimmt.table import (
     BITS,
@@ -58,17 +57,18 @@ from sdk.game.elevennimmt.table import (
 )
 from sdk.game.elevennimmt.turnoptions import TurnOptions
 from sdk.game.elevennimmt.view import card_locations_of, view_of
-from sdk.game.engine_support import (
+from sdk.game.engine.dealing import seeded_shuffle
+from sdk.game.engine.eventlog import EventLog, Record
+from sdk.game.engine.support import (
     position_history,
     require_distinct,
     require_legal,
     require_pending,
 )
-from sdk.game.eventlog import EventLog, Record
 from sdk.game.family import Position
 from sdk.game.views import ElevenNimmtView
 
-# Event kinds as ints, for the compact history records (sdk.game.eventlog).
+# Event kinds as ints, for the compact history records (sdk.game.engine.eventlog).
 _K_BULL = int(EventKind.BULL)
 _K_TAKE = int(EventKind.TAKE)
 _K_END_TURN = int(EventKind.END_TURN)

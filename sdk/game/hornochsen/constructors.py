@@ -13,9 +13,7 @@ from sdk.game.core import (
     RulesError,
     Special,
 )
-from sdk.game.engine_support import (
-    fill_hands,
-)
+from sdk.game.engine.support import fill_hands
 from sdk.game.family import Position
 from sdk.game.hornochsen.rules import HornochsenState
 from sdk.game.hornochsen.setup import CATALOG, DECK

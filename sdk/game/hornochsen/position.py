@@ -11,10 +11,7 @@ from sdk.game.core import (
     RulesError,
     Special,
 )
-from sdk.game.engine_support import (
-    position_history,
-    require_distinct,
-)
+from sdk.game.engine.support import position_history, require_distinct
 from sdk.game.hornochsen.setup import DECK, ROW_FULL
 from sdk.game.hornochsen.view import SPECIALS_PER_KIND
 

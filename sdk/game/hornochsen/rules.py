@@ -35,12 +35,9 @@ from sdk.game.core import (
     Side,
     Special,
 )
-from sdk.game.dealing import seeded_shuffle
-from sdk.game.engine_support import (
-    require_legal,
-    require_pending,
-)
-from sdk.game.eventlog import EventLog, Record
+from sdk.game.engine.dealing import seeded_shuffle
+from sdk.game.engine.eventlog import EventLog, Record
+from sdk.game.engine.support import require_legal, require_pending
 from sdk.game.family import Position
 from sdk.game.hornochsen.position import state_from_position
 from sdk.game.hornochsen.setup import DEAL, DECK, MAX_STEPS, NAME, ROW_FULL
@@ -86,7 +83,7 @@ def score(
     return points * (1 << pile_specials.count(_X2)) - 10 * len(hand_specials)
 
 
-# Event kinds as ints, for the compact history records (sdk.game.eventlog).
+# Event kinds as ints, for the compact history records (sdk.game.engine.eventlog).
 _K_END_TURN = int(EventKind.END_TURN)
 _K_PLACE = int(EventKind.PLACE)
 _K_SPECIAL = int(EventKind.SPECIAL)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sdk.game.core import DecisionKind, Special
-from sdk.game.engine_support import make_header, require_seat
+from sdk.game.engine.support import make_header, require_seat
 from sdk.game.views import HornochsenRow, HornochsenView
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from sdk.game.core import EventKind, RulesError
-from sdk.game.dealing import shuffle
+from sdk.game.engine.dealing import shuffle
 from sdk.game.family import Position
 from sdk.game.sixnimmt.rules import SixNimmtState
 from sdk.game.sixnimmt.setup import CATALOG, Phase

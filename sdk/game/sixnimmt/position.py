@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from sdk.game.core import Event, EventKind, RulesError
-from sdk.game.engine_support import position_history
+from sdk.game.engine.support import position_history
 from sdk.game.family import Position, check_players, split_variant
 from sdk.game.sixnimmt.setup import CATALOG, ROW_CAPACITY, ROWS, Phase, Rules, heads_of
 

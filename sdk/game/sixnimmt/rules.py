@@ -3,7 +3,7 @@
 
 The hot loops (a pick, a reveal, placing a card) touch only ints, lists and tuples: the
 phase is compared by identity, the history is recorded as compact tuples and turned into
-events only when a view or the history is read (:mod:`sdk.game.eventlog`). The table
+events only when a view or the history is read (:mod:`sdk.game.engine.eventlog`). The table
 and the deal are in :mod:`sdk.game.sixnimmt.setup`, views in :mod:`sdk.game.sixnimmt.view`,
 explicit positions and determinization in :mod:`sdk.game.sixnimmt.position`; the family
 (presets, constructors) in :mod:`sdk.game.sixnimmt`, which re-exports every name.
@@ -30,7 +30,7 @@ from sdk.game.core import (
     RulesError,
     Side,
 )
-from sdk.game.eventlog import EventLog, Record
+from sdk.game.engine.eventlog import EventLog, Record
 from sdk.game.sixnimmt.position import position_of, state_from_position
 from sdk.game.sixnimmt.view import card_locations_of, illegal_option, pending_text, view_of
 from sdk.game.views import SixNimmtView

@@ -10,7 +10,7 @@ from types import MappingProxyType
 
 from sdk.game.cards import HEADS
 from sdk.game.core import Option, OptionKind, Side
-from sdk.game.dealing import seeded_shuffle
+from sdk.game.engine.dealing import seeded_shuffle
 from sdk.game.family import Catalog, OptionSpec, Preset
 
 _HEAD = HEADS.__getitem__
@@ -86,7 +86,7 @@ def deal_order(seed: int, round_number: int, highest: int, unordered: int = 0) -
     """The shuffled deck of a round: seat i gets cards [10i, 10i+10), the next 4 start rows.
 
     Derived from (seed, round) alone, so a state needs no random-generator state. The order
-    is ``random.Random(f"6nimmt:{seed}:{round}").shuffle``'s (see sdk.game.dealing), except
+    is ``random.Random(f"6nimmt:{seed}:{round}").shuffle``'s (see sdk.game.engine.dealing), except
     that the first `unordered` cards may be in another order (the same cards): a deal that
     sorts them skips the shuffle's steps that only reorder them.
     """

@@ -10,9 +10,7 @@ from sdk.game.core import (
     EventKind,
     RulesError,
 )
-from sdk.game.engine_support import (
-    fill_hands,
-)
+from sdk.game.engine.support import fill_hands
 from sdk.game.family import Position
 from sdk.game.views import View, XNimmtView
 from sdk.game.xnimmt.rules import XNimmtState

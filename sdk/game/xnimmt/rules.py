@@ -30,14 +30,14 @@ from sdk.game.core import (
     Policy,
     RulesError,
 )
-from sdk.game.dealing import seeded_shuffle
-from sdk.game.engine_support import (
+from sdk.game.engine.dealing import seeded_shuffle
+from sdk.game.engine.eventlog import EventLog, Record
+from sdk.game.engine.support import (
     position_history,
     require_distinct,
     require_legal,
     require_pending,
 )
-from sdk.game.eventlog import EventLog, Record
 from sdk.game.family import Position
 from sdk.game.views import XNimmtView
 from sdk.game.xnimmt.setup import (
@@ -53,7 +53,7 @@ from sdk.game.xnimmt.setup import (
 )
 from sdk.game.xnimmt.view import card_locations_of, view_of
 
-# Event kinds as ints, for the compact history records (sdk.game.eventlog).
+# Event kinds as ints, for the compact history records (sdk.game.engine.eventlog).
 _K_PLACE = int(EventKind.PLACE)
 _K_REVEAL = int(EventKind.REVEAL)
 _K_X_ROW = int(EventKind.X_ROW)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sdk.game.engine_support import make_header, require_seat
+from sdk.game.engine.support import make_header, require_seat
 from sdk.game.views import XNimmtView
 from sdk.game.xnimmt.setup import CAPACITIES, Phase
 

@@ -10,9 +10,9 @@ private folders and logs of its own.
 :func:`play` plays one match (by default ``good, hostile, good``) in that sandbox, in a
 pool of its own that is closed before it returns; :func:`assert_contained` then checks
 that the fault (if any) landed on the hostile seats only, that the match's result is the
-one it would have been had the hostile seat only ever played the fallback, that no data
-changed, and that nothing of the match outlives it: no process (by uid, and as descendants
-of the test), no cgroup, no private folder.
+one it would have been had the hostile seat only ever played the fallback (a forfeited
+seat ranked last), that no data changed, and that nothing of the match outlives it: no
+process (by uid, and as descendants of the test), no cgroup, no private folder.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from referee.replay.result import MatchResult
 from referee.sandbox import cgroups
 from referee.sandbox.config import SandboxConfig
 from referee.spec import BotSpec, ClockSpec, MatchSpec
+from sdk.game import forfeits_ranked_last
 from tests.referee.helpers import REPO, bot_named, descendants
 from tests.referee.hostile.common import REPORT_PREFIX
 
@@ -245,7 +246,8 @@ def assert_contained(
         if seat not in hostile_seats:
             assert not result.forfeited[seat]
     assert result.scores == expected.scores
-    assert result.ranks == expected.ranks
+    # Ranked as the baseline, but a forfeited seat below every seat that was not.
+    assert result.ranks == tuple(forfeits_ranked_last(expected.ranks, result.forfeited))
     assert scene.fingerprint() == before, "a file the bot must not touch changed"
     assert_nothing_left(scene)
 

@@ -55,7 +55,7 @@ def good_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def damaged(good: Path, folder: Path, how: str) -> Path:
     """A copy of `good` broken in one way, or a path that is not a store at all."""
     path = folder / f"{how}.sqlite"
-    data = good.read_bytes() if how in ("truncated", "zeroed", "garbage") else b""
+    data = good.read_bytes() if how in ("truncated", "zeroed", "garbage", "header") else b""
     if how == "truncated":
         path.write_bytes(data[: len(data) // 2])
     elif how == "zeroed":  # the second half of the pages lost
@@ -66,6 +66,8 @@ def damaged(good: Path, folder: Path, how: str) -> Path:
         for _ in range(400):
             broken[rng.randrange(100, len(broken))] = rng.randrange(256)
         path.write_bytes(bytes(broken))
+    elif how == "header":  # an SQLite file whose header after its first 16 bytes is lost
+        path.write_bytes(data[:16] + bytes(84) + data[100:])
     elif how == "text":
         path.write_text("this is a text file\n")
     elif how == "folder":
@@ -89,9 +91,10 @@ def one_line_error(done: subprocess.CompletedProcess[str]) -> str:
 
 
 STATUS_CASES = {
-    "truncated": "damaged or not a store",
-    "zeroed": "damaged or not a store",
-    "text": "file is not a database",
+    "truncated": "the league store is damaged (database disk image is malformed)",
+    "zeroed": "the league store is damaged (",
+    "header": "the league store is damaged (file is not a database)",
+    "text": "not a league store (file is not a database: not an SQLite file)",
     "folder": "not a file",
     "other": "not a league store (it holds tables: notes)",
     "empty": "an empty database",
@@ -105,6 +108,8 @@ def test_status_of_a_store_that_is_damaged_or_not_one_is_one_line(
     path = damaged(good_store, tmp_path, how)
     line = one_line_error(bullring("league", "status", str(path), cwd=tmp_path, timeout=60))
     assert str(path.name) in line and STATUS_CASES[how] in line
+    # "Damaged" only for a damaged store: a file that is not one is never called damaged.
+    assert ("damaged" in line) == (how in ("truncated", "zeroed", "header")), line
 
 
 def test_status_of_a_store_with_random_garbage_never_shows_a_traceback(

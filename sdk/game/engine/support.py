@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 
 from sdk.game.core import DecisionKind, Event, EventKind, Option, RulesError, Side, ViewHeader
-from sdk.game.dealing import shuffle
+from sdk.game.engine.dealing import shuffle
 from sdk.game.history import History
 
 _EVENT_CACHE: dict[tuple[int, int, int, int, int, int], Event] = {}
