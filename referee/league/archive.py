@@ -22,6 +22,7 @@ the store, its key and its archive move together (docs/store.md).
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import re
@@ -323,8 +324,11 @@ class BotArchive:
         the folder cannot be archived). :meth:`commit` then moves it into the archive."""
         layout = Layout.of(spec)
         staging = self.root / STAGING
-        staging.mkdir(parents=True, exist_ok=True)
-        entry = Path(tempfile.mkdtemp(prefix=f"copy-{os.getpid()}-", dir=staging))
+        try:
+            staging.mkdir(parents=True, exist_ok=True)
+            entry = Path(tempfile.mkdtemp(prefix=f"copy-{os.getpid()}-", dir=staging))
+        except OSError as error:
+            raise self._write_error(error, spec) from None
         try:
             entry.chmod(0o755)
             _copy_tree(layout.folder, entry / layout.folder.name, skip=self.root)
@@ -333,12 +337,28 @@ class BotArchive:
             _make_read_only(copy)
         except OSError as error:
             remove_tree(entry)
-            raise ArchiveError(f"cannot archive bot {spec.key}: {error}") from None
+            raise self._write_error(error, spec) from None
         except BaseException:
             remove_tree(entry)
             raise
         stored = relative_spec(spec, layout)
         return ArchivedBot(_resolved(stored, entry), digest, stored, entry)
+
+    def _write_error(self, error: OSError, spec: BotSpec) -> ArchiveError:
+        """A copy that could not be written, in one line."""
+        store = self.root.with_name(self.root.name.removesuffix(ARCHIVE_SUFFIX))
+        if error.errno in (errno.ENOSPC, errno.EDQUOT):
+            return ArchiveError(
+                f"{self.root}: the disk is full: no space is left to archive bot "
+                f"{spec.key}; free space there and run this again"
+            )
+        if error.errno == errno.EROFS:
+            return ArchiveError(
+                f"{store}: its file system is read-only ({error.strerror}); registering a "
+                f"bot copies its folder into {self.root.name} beside the store: mount the "
+                "file system read-write, or copy the store to a writable folder"
+            )
+        return ArchiveError(f"cannot archive bot {spec.key}: {error.strerror}")
 
     def staged(self, spec: BotSpec) -> ArchivedBot | None:
         """The staged copy `spec` runs (as :meth:`stage` made it), or None if it runs
@@ -373,8 +393,16 @@ class BotArchive:
         return ArchivedBot(self.resolve(bot.stored, bot.digest), bot.digest, bot.stored, target)
 
     def add(self, spec: BotSpec) -> ArchivedBot:
-        """Archive a bot: its staged copy if `spec` runs one, else a new copy."""
-        return self.commit(self.staged(spec) or self.stage(spec))
+        """Archive a bot: its staged copy if `spec` runs one; nothing new if the archive
+        holds its folder's tree already (another name for the same folder); else a new
+        copy."""
+        staged = self.staged(spec)
+        if staged is None:
+            digest, _ = live_tree(spec, self.root)
+            if self.entry(digest).is_dir():
+                stored = relative_spec(spec, Layout.of(spec))
+                return ArchivedBot(self.resolve(stored, digest), digest, stored, self.entry(digest))
+        return self.commit(staged or self.stage(spec))
 
     def discard(self, bot: ArchivedBot) -> None:
         """Drop a staged copy that is not to be registered."""

@@ -21,12 +21,16 @@ from pathlib import Path
 
 import pytest
 
+from referee.bots.manifest import load_manifest
+from referee.league.archive import tree_entries
 from referee.league.store import LeagueStore
 from referee.replay.model import Replay
 from referee.replay.resimulate import resimulate
+from referee.sandbox.folders import bot_folder
 from tests.referee.league.leagues import (
     FIRST_OPTION,
     bullring,
+    share_archive,
     share_key,
     snapshot,
     two_bot_league,
@@ -48,6 +52,16 @@ store = "full.sqlite"
 id = "6nimmt"
 options = {{ rounds = 1 }}
 """
+
+
+def archive_need(manifest: Path) -> int:
+    """KiB a tmpfs needs for the archived copy of the folder of the bot `manifest` (a page
+    per file and folder at least), with room to spare."""
+    folder = bot_folder(load_manifest(manifest))
+    entries = tree_entries(folder)
+    pages = sum(1 + (p.stat().st_size // 4096 if p.is_file() else 0)
+                for p in (folder.parent / e.path for e in entries))  # fmt: skip
+    return pages * 4 + 256
 
 
 @contextmanager
@@ -98,7 +112,9 @@ def good_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_league_that_fills_its_disk_says_so_keeps_its_matches_and_resumes(
     tmp_path: Path,
 ) -> None:
-    with tmpfs(tmp_path / "disk", "600k") as disk:
+    # 600k for the store, besides the archived copy of the bots' folder (referee/league/
+    # archive.py), which the league makes before it plays.
+    with tmpfs(tmp_path / "disk", f"{archive_need(FIRST_OPTION) + 600}k") as disk:
         league = write_league(disk, LEAGUE.format(games=30), bots=["a", "b"], name="full")
         line = one_line_error(bullring("league", "run", str(league), "--no-progress", cwd=disk))
         assert line.startswith(
@@ -163,10 +179,11 @@ def test_a_store_on_a_read_only_file_system_says_so(
     """A store left closed has no -wal and -shm, which SQLite cannot make there, so even
     reading it fails; one left with them (copied while open) can be read, but league run
     cannot take its run lock, nor bot submit write it."""
-    with tmpfs(tmp_path / "disk", "4m") as disk:
+    with tmpfs(tmp_path / "disk", f"{archive_need(FIRST_OPTION) + 4096}k") as disk:
         store = disk / "good.sqlite"
         league = two_bot_league(disk, "good")
         share_key(good_store, store)
+        share_archive(good_store, store)
         if side_files:
             reader = sqlite3.connect(good_store)
             assert reader.execute("SELECT COUNT(*) FROM matches").fetchone() == (2,)
@@ -176,7 +193,7 @@ def test_a_store_on_a_read_only_file_system_says_so(
         else:
             shutil.copyfile(good_store, store)
         remount(disk, "ro")
-        before = {p.name: file_hash(p) for p in disk.iterdir()}
+        before = {p.name: file_hash(p) for p in disk.iterdir() if p.is_file()}
         read_only = (
             "good.sqlite: its file system is read-only ("
             if not side_files
@@ -196,4 +213,4 @@ def test_a_store_on_a_read_only_file_system_says_so(
         submit = ("bot", "submit", str(FIRST_OPTION), "--league", str(league))
         line = one_line_error(bullring(*submit, cwd=tmp_path))
         assert "good.sqlite: its file system is read-only (" in line, line
-        assert {p.name: file_hash(p) for p in disk.iterdir()} == before
+        assert {p.name: file_hash(p) for p in disk.iterdir() if p.is_file()} == before
