@@ -16,6 +16,7 @@ from arena.config import load_arena, parse_listen
 from arena.db import ArenaDb
 from referee.cli.errors import fail
 from referee.sandbox.probe import available
+from referee.terminal_text import inert_line, inert_text
 
 app = typer.Typer(help="Serve an arena: uploads from authors with their own tokens.")
 author_app = typer.Typer(help="The arena's authors and their tokens.", no_args_is_help=True)
@@ -142,10 +143,11 @@ def upload(
     if version["state"] == "active":
         typer.echo(f"active: {folder} is in the arena's league")
         return
-    typer.echo(f"rejected: {version.get('reason') or 'the check failed'}", err=True)
-    output = version.get("output")
-    if output:
-        sys.stderr.write(output.rstrip("\n") + "\n")
+    output = version.get("output")  # the check's report (the bot's traceback), then one line
+    if output and output != version.get("reason"):
+        sys.stderr.write(inert_text(output.rstrip("\n")) + "\n")
+    reason = inert_line(version.get("reason") or "the check failed")
+    typer.echo(f"rejected: {reason}", err=True)
     raise typer.Exit(1)
 
 
@@ -166,7 +168,7 @@ def status(
     for version in data["versions"]:
         line = f"{name}@{version['version']}\t{version['state']}"
         if version.get("reason"):
-            line += f"\t{version['reason']!r}"
+            line += f"\t{inert_line(version['reason'])}"
         for variant, rating in version.get("ratings", {}).items():
             line += f"\t{variant}: {rating['rating']:.2f} ({rating['matches']} matches)"
         typer.echo(line)

@@ -147,7 +147,9 @@ _LEAGUE_KEYS = {
     "ray_address",
     "batch",
 }
-_TOP_KEYS = {"league", "bots", "variants", "clock", "rating", "sandbox"}
+# "arena": an arena file is a league file with an [arena] table (docs/arena.md), which
+# `bullring arena` reads and the league commands leave alone.
+_TOP_KEYS = {"league", "bots", "variants", "clock", "rating", "sandbox", "arena"}
 _BOT_KEYS = {"manifest", "endpoint", "name", "version"}
 _VARIANT_KEYS = {"id", "options", "seats", "games", "format"}
 

@@ -52,6 +52,7 @@ def test_upload_and_status_from_the_cli_and_a_rejection_only_its_author_reads(
         assert done.returncode == 1, done.stderr
         rejected = [line for line in done.stderr.splitlines() if line.startswith("rejected: ")]
         assert len(rejected) == 1 and "EXCEPTION" in rejected[0], done.stderr
+        assert done.stderr.strip().splitlines()[-1] == rejected[0]  # it ends in that line
         assert "decide is broken" in done.stderr  # its own traceback, to its author
         mine = server.status("badbot", alice).json()["versions"][0]
         assert mine["state"] == "rejected" and "decide is broken" in mine["output"]
