@@ -18,6 +18,7 @@ from leaderboard.build import build_site
 from referee.cli.errors import fail
 from referee.cli.output import make_output_folder
 from referee.cli.progress import run_with_progress
+from referee.league.archive import remove_tree
 from referee.league.config import load_league
 from referee.league.status import standings_json
 from referee.league.store import LeagueStore, StoreError, store_errors
@@ -46,12 +47,17 @@ def demo(
         try:
             with LeagueStore.open_readonly(store) as existing, store_errors(store):
                 stale = existing.meta().get("digest") != config.digest()
+                # Example bots changed since (a new release, npm ci in ts_bot): afresh too.
+                stale = stale or any(existing.tree_conflict(bot) for bot in config.bots)
         except StoreError as error:
             raise fail(f"{error}; remove it to start the demo afresh") from None
         if stale:
             typer.echo(f"{store} is from another demo league: starting afresh", err=True)
             for old in out.glob("league.sqlite*"):
-                old.unlink()
+                if old.is_dir() and not old.is_symlink():
+                    remove_tree(old)  # the bot archive (league.sqlite.bots/)
+                else:
+                    old.unlink()
     summary = run_with_progress(config, store, config.executor, None, progress)
     typer.echo(f"demo league: {summary.finished}/{summary.scheduled} matches in {store}")
     for problem in summary.errors:
