@@ -264,14 +264,18 @@ def _copy_tree(source: Path, target: Path, skip: Path | None) -> None:
 def _resolved(stored: dict[str, Any], entry: Path) -> BotSpec:
     """The spec kept relative to a copy (`stored`), made to run the copy in `entry`
     (ArchiveError if its paths lead out of the copy)."""
+    paths = {}
     for key in ("manifest", "workdir"):
-        rel = str(stored.get(key) or ".")
-        if os.path.isabs(rel) or ".." in Path(rel).parts:
-            raise ArchiveError(f"the store keeps a bot's {key} outside its copy: {shown(rel)}")
+        rel = stored.get(key)
+        if not isinstance(rel, str) or os.path.isabs(rel) or ".." in Path(rel).parts:
+            raise ArchiveError(
+                f"the store keeps a bot's {key} outside its copy: {shown(str(rel)[:200])}"
+            )
+        paths[key] = rel
     return replace(
         BotSpec.from_json(stored),
-        manifest=str(entry / str(stored["manifest"])),
-        workdir=os.path.normpath(entry / str(stored["workdir"])),
+        manifest=str(entry / paths["manifest"]),
+        workdir=os.path.normpath(entry / paths["workdir"]),
     )
 
 

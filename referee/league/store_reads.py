@@ -6,6 +6,7 @@ everything here only reads, so it works on a store opened read-only.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections.abc import Iterable
@@ -14,7 +15,7 @@ from typing import Any
 
 from referee.bots.log import TAIL_BYTES, printable_log
 from referee.decompress import inflate
-from referee.league.archive import BotArchive
+from referee.league.archive import ArchiveError, BotArchive
 from referee.league.ratings import RatedMatch, Rating
 from referee.league.store_rows import MatchRow, RegisteredBot, Standing, StoredLog, _match_row
 from referee.limits import MAX_REPLAY_BYTES, json_items_problem
@@ -37,7 +38,12 @@ class StoreReads:
         for row in self.db.execute("SELECT * FROM bots ORDER BY id"):
             stored = json.loads(row["spec"])
             digest = dict(row).get("tree_hash")  # None in a store made before the archive
-            spec = archive.resolve(stored, digest) if digest else BotSpec.from_json(stored)
+            spec = BotSpec.from_json(stored)
+            # A store from elsewhere may point out of the archive: read as it is then;
+            # verify_archive (before anything runs) refuses it.
+            if digest:
+                with contextlib.suppress(ArchiveError):
+                    spec = archive.resolve(stored, digest)
             found.append(
                 RegisteredBot(row["id"], spec, row["manifest_hash"], row["registered_at"], digest)
             )
@@ -49,11 +55,17 @@ class StoreReads:
         archive = BotArchive.of_store(self.path)
         wanted = None if keys is None else set(keys)
         seen: set[str] = set()
-        for bot in self.bots():
-            chosen = wanted is None or bot.spec.key in wanted
-            if bot.tree_hash and bot.tree_hash not in seen and chosen:
-                seen.add(bot.tree_hash)
-                archive.verify(bot.tree_hash, bot.spec.key)
+        for row in self.db.execute("SELECT key, spec, tree_hash FROM bots ORDER BY id"):
+            digest, key = row["tree_hash"], row["key"]
+            if not digest or (wanted is not None and key not in wanted):
+                continue
+            try:
+                archive.resolve(json.loads(row["spec"]), digest)  # it runs inside its copy
+            except ArchiveError as error:
+                raise ArchiveError(f"bot {key}: {error}") from None
+            if digest not in seen:
+                seen.add(digest)
+                archive.verify(digest, key)
 
     def active_bots(self) -> list[BotSpec]:
         """The latest registered version of each bot name, in order of first registration."""

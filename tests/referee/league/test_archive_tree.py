@@ -155,3 +155,23 @@ def test_a_store_from_before_the_archive_adopts_unchanged_bots_only(tmp_path: Pa
         (root / "bot.toml").write_text(MANIFEST + "# changed\n")
         with pytest.raises(StoreError, match=r"bot tb@1 was registered before bots were"):
             store.archive_legacy()
+
+
+def test_a_store_pointing_out_of_its_archive_is_read_but_never_run(tmp_path: Path) -> None:
+    """A store from elsewhere may name any path: reading it goes on (the site checks what
+    it reads), but verify_archive, which league run and bot submit call first, refuses."""
+    path = tmp_path / "s.sqlite"
+    with LeagueStore.open(path) as store:
+        store.register_bots([load_manifest(bot(tmp_path))])
+        store.verify_archive()
+        stored = json.loads(store.db.execute("SELECT spec FROM bots").fetchone()[0])
+        for manifest in ("../../../../etc/passwd", "/dev/zero", None):
+            store.db.execute(
+                "UPDATE bots SET spec = ?", (json.dumps({**stored, "manifest": manifest}),)
+            )
+            assert store.bots()[0].spec.name == "tb"
+            with pytest.raises(ArchiveError, match=r"bot tb@1: the store keeps a bot's manifest"):
+                store.verify_archive()
+        store.db.execute("UPDATE bots SET spec = ?, tree_hash = '../x'", (json.dumps(stored),))
+        with pytest.raises(ArchiveError, match=r"not a tree hash"):
+            store.verify_archive()
