@@ -144,3 +144,17 @@ def test_many_uploads_at_once_are_queued_or_told_to_retry(tmp_path: Path) -> Non
             assert sorted(u.id for u in db.uploads()) == sorted(accepted)
             folders = {Path(u.folder).parent.name for u in db.uploads()}
         assert set(server.leftovers()["uploads"]) - set(before["uploads"]) == folders
+
+
+def test_a_check_past_the_arena_s_time_limit_is_rejected_and_the_queue_goes_on(
+    tmp_path: Path,
+) -> None:
+    with arena_server(tmp_path, extra="check_timeout_s = 3") as server:
+        alice = server.author("alice")
+        slow = server.post(pack(slow_bot(tmp_path, "sleeper", 8)).data, alice)
+        after = server.post(pack(new_bot(tmp_path, "after")).data, alice)
+        assert slow.status_code == after.status_code == 202, (slow.text, after.text)
+        version = server.wait_for("sleeper", slow.json()["upload"], alice)
+        assert version["state"] == "rejected"
+        assert version["reason"] == "the check took longer than the arena's limit of 3 s"
+        assert server.wait_for("after", after.json()["upload"], alice)["state"] == "active"
