@@ -39,6 +39,7 @@ from referee.limits import safe_name_problem
 BODY_TIMEOUT_S = 300.0  # the longest an upload's body may take in all
 API = "/api/v1"
 BUSY = "busy: the check queue is full, retry later"
+MAX_FAULTS = 50  # the last ones shown of a version
 
 
 def refuse(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -206,7 +207,8 @@ class Arena:
         owner = self.db.owner(name)
         mine = owner is not None and owner == author
         versions = []
-        ratings = self._ratings(name)
+        ratings, faults = self._league_rows(name)
+        detail = mine or self.config.public_logs
         for upload in self.db.uploads(bot=name):
             public = upload.state in ("active", "retired")
             if not (mine or public):
@@ -226,18 +228,32 @@ class Arena:
             if mine or self.config.public_logs:
                 item["output"] = upload.output
             item.update(ratings.get(upload.key, {}))
+            if detail and upload.key in faults:  # what its faults said: its author only
+                item["faults"] = faults[upload.key][-MAX_FAULTS:]
             versions.append(item)
         if not versions:
             return refuse(404, f"no bot {name} here")
         return JSONResponse({"bot": name, "yours": mine, "versions": versions})
 
-    def _ratings(self, name: str) -> dict[str, dict[str, Any]]:
-        """Each version's rating and matches in each variant, from the league's store."""
+    def _league_rows(
+        self, name: str
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+        """Each version's rating, matches and faults count in each variant, and its faults
+        (match, kind, decision, detail), from the league's store."""
         found: dict[str, dict[str, Any]] = {}
+        faults: dict[str, list[dict[str, Any]]] = {}
         if not self.config.store.is_file():
-            return found
+            return found, faults
         try:
             with LeagueStore.open_readonly(self.config.store) as store:
+                for fault in store.faults():
+                    if str(fault["bot"]).split("@")[0] == name:
+                        faults.setdefault(str(fault["bot"]), []).append(
+                            {
+                                k: fault[k]
+                                for k in ("match_id", "seat", "kind", "decision", "detail")
+                            }
+                        )
                 for variant in store.variants():
                     for row in store.standings(variant["id"]):
                         if row.name == name:
@@ -248,8 +264,8 @@ class Arena:
                                 "faults": row.faults,
                             }
         except StoreError:
-            return found
-        return found
+            return found, faults
+        return found, faults
 
     # --- schema ------------------------------------------------------------------------
 

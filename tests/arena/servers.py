@@ -25,7 +25,7 @@ ARENA = """
 name = "arena"
 seed = 5
 seats = 2
-games = 1
+games = {games}
 store = "arena.sqlite"
 
 [[variants]]
@@ -142,12 +142,14 @@ SMALL_CAPS = "max_unpacked_mb = 8\nmax_files = 200\nmax_depth = 8"
 
 @contextmanager
 def arena_server(
-    folder: Path, queue: int = 4, extra: str = "", caps: str = SMALL_CAPS
+    folder: Path, queue: int = 4, extra: str = "", caps: str = SMALL_CAPS, games: int = 1
 ) -> Iterator[Server]:
     """A running arena in `folder` (small caps unless `caps` says otherwise)."""
     port = free_port()
     file = folder / "arena.toml"
-    text = ARENA.format(first_option=FIRST_OPTION, port=port, queue=queue, extra=extra, caps=caps)
+    text = ARENA.format(
+        first_option=FIRST_OPTION, port=port, queue=queue, extra=extra, caps=caps, games=games
+    )
     file.write_text(text)
     server = Server(folder, file, port)
     server.start()
