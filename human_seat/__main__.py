@@ -1,0 +1,57 @@
+"""The human seat's process: serve :class:`~human_seat.bot.HumanBot` over gRPC.
+
+``python -m human_seat --listen unix:/path [--web]`` serves the human seats of a match
+(every seat is a session of the one server, asked at the one desk: this terminal, or a
+page served on a loopback port) until SIGTERM or SIGHUP (the terminal closed). Ctrl-C is
+the match's, not this process's: the referee that started it stops it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from collections.abc import Sequence
+
+from human_seat.bot import Desk, HumanBot
+from human_seat.terminal import TerminalDesk
+from human_seat.web import WebDesk
+from sdk.runtime import BotServer
+from sdk.stop_signals import StopSignals
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m human_seat", description=__doc__)
+    parser.add_argument("--listen", required=True, help="unix:/path or host:port")
+    parser.add_argument("--web", action="store_true", help="ask in a browser page")
+    parser.add_argument("--no-open", action="store_true", help="do not open a browser")
+    parser.add_argument("--url-file", help="write the page's address to this file")
+    parser.add_argument("--replay-page", default="", help="the match's replay, shown at the end")
+    parser.add_argument("--end-file", default="", help="written once the page has shown the end")
+    args = parser.parse_args(argv)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with StopSignals((signal.SIGTERM, signal.SIGHUP)) as signals:
+        web: WebDesk | None = None
+        desk: Desk
+        if args.web:
+            desk = web = WebDesk(replay=args.replay_page, end_file=args.end_file)
+            web.start()
+            print(f"play in your browser: {web.url}", flush=True)
+            if args.url_file:
+                with open(args.url_file, "w", encoding="utf-8") as out:
+                    out.write(web.url + "\n")
+            if not args.no_open:
+                web.open_browser()
+        else:
+            desk = TerminalDesk()
+        server = BotServer(lambda: HumanBot(desk), args.listen, max_workers=8)
+        server.start()
+        signals.wait()
+        if web is not None:
+            web.stop()
+        server.stop(0.5)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
