@@ -9,6 +9,7 @@ the match's, not this process's: the referee that started it stops it.
 from __future__ import annotations
 
 import argparse
+import logging
 import signal
 import sys
 from collections.abc import Sequence
@@ -30,6 +31,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--end-file", default="", help="written once the page has shown the end")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The screen is the person's: what decide() raised (a person who left) reaches the
+    # referee as the seat's fault, with its traceback in the replay, not on the screen.
+    logging.getLogger("sdk.runtime").disabled = True
     with StopSignals((signal.SIGTERM, signal.SIGHUP)) as signals:
         web: WebDesk | None = None
         desk: Desk
