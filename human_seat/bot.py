@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from human_seat.table import Ask, describe_events
+from human_seat.table import Ask, describe_events, family_of
 from sdk.bot import Bot
 from sdk.errors import BullringError
 from sdk.game import Option, View
@@ -56,7 +56,8 @@ class HumanBot(Bot):
 
     def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> int:
         history = view.header.history
-        happened = describe_events(history[self.seen :], self.names, self.seat)
+        family = family_of(view)
+        happened = describe_events(history[self.seen :], self.names, self.seat, family)
         self.seen = len(history)
         ask = Ask(self.seat, self.names, view, tuple(options), clock, tuple(happened))
         return self.desk.choose(ask)

@@ -95,7 +95,16 @@ def option_card(option: Option) -> int:
     return 0
 
 
-def option_label(option: Option, names: Sequence[str], me: int) -> str:
+def special_name(special: int) -> str:
+    """x2 or +5, as the cards say."""
+    return "x2" if special == Special.X2 else "+5"
+
+
+def option_label(option: Option, names: Sequence[str], me: int, family: str = "") -> str:
+    if option.kind == OptionKind.ROW and family == "11nimmt":
+        return f"take pile {option.row + 1}"
+    if option.kind == OptionKind.SPECIAL:
+        return f"play {special_name(option.card)} on row {option.row + 1}"
     if option.kind == OptionKind.STEAL:
         return f"steal a bull card from {who(option.target, names, me)}"
     if option.kind == OptionKind.PLACE:
@@ -107,7 +116,9 @@ def _cards(cards: Sequence[int]) -> str:
     return " ".join(str(c) for c in cards) or "-"
 
 
-def describe_events(events: Sequence[Event], names: Sequence[str], me: int) -> list[str]:
+def describe_events(
+    events: Sequence[Event], names: Sequence[str], me: int, family: str = ""
+) -> list[str]:
     """Lines saying what `events` did, with why a row was taken."""
     lines: list[str] = []
     for i, e in enumerate(events):
@@ -128,8 +139,11 @@ def describe_events(events: Sequence[Event], names: Sequence[str], me: int) -> l
                 why = " (the card filled it, or was lower than every row)"
             elif nxt is not None and nxt.kind == EventKind.NEW_PILE:
                 why = " (no card could go on a pile, or chose to)"
-            heads = sum(nimmt_heads(c) for c in e.cards)
-            lines.append(f"{actor} took row {e.row + 1}: {_cards(e.cards)}, {heads} heads{why}")
+            if family == "11nimmt":
+                lines.append(f"{actor} took pile {e.row + 1}: {_cards(e.cards)}{why}")
+            else:
+                heads = sum(nimmt_heads(c) for c in e.cards)
+                lines.append(f"{actor} took row {e.row + 1}: {_cards(e.cards)}, {heads} heads{why}")
         elif k == EventKind.DRAFT:
             lines.append(f"{actor} drafted {e.card}")
         elif k == EventKind.X_ROW:
@@ -142,9 +156,9 @@ def describe_events(events: Sequence[Event], names: Sequence[str], me: int) -> l
             source = f"from {who(e.target, names, me)}" if e.target >= 0 else "from the supply"
             lines.append(f"{actor} got a bull card {source}")
         elif k == EventKind.SPECIAL:
-            lines.append(f"{actor} put {Special(e.card).name} on row {e.row + 1}")
+            lines.append(f"{actor} put {special_name(e.card)} on row {e.row + 1}")
         elif k == EventKind.COLLECT:
-            specials = "".join(f" + {Special(s).name}" for s in e.specials)
+            specials = "".join(f" and {special_name(s)}" for s in e.specials)
             lines.append(f"{actor} collected row {e.row + 1}: {_cards(e.cards)}{specials}")
         elif k == EventKind.ROUND_END:
             lines.append(f"round {e.round} ends: round scores {_cards(e.cards)}")
@@ -240,7 +254,7 @@ def table_of(ask: Ask) -> dict[str, Any]:
     family = family_of(view)
     header = view.header
     hand = list(view.hand)
-    specials = [Special(s).name for s in view.specials] if isinstance(view, HornochsenView) else []
+    specials = [special_name(s) for s in view.specials] if isinstance(view, HornochsenView) else []
     draft = list(view.draft_pool) if isinstance(view, SixNimmtView) else []
     left = ask.seconds_left()
     return {
@@ -259,7 +273,7 @@ def table_of(ask: Ask) -> dict[str, Any]:
         "happened": list(ask.happened),
         "clock": None if left is None or math.isinf(left) else round(left, 1),
         "options": [
-            {"index": i, "label": option_label(o, ask.names, me), "card": option_card(o)}
+            {"index": i, "label": option_label(o, ask.names, me, family), "card": option_card(o)}
             for i, o in enumerate(ask.options)
         ],
     }
