@@ -40,8 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.web:
             desk = web = WebDesk(replay=args.replay_page, end_file=args.end_file)
             web.start()
-            print(f"play in your browser: {web.url}", flush=True)
-            if args.url_file:
+            if not args.url_file:  # (else whoever started it says where)
+                print(f"play in your browser: {web.url}", flush=True)
+            else:
                 with open(args.url_file, "w", encoding="utf-8") as out:
                     out.write(web.url + "\n")
             if not args.no_open:

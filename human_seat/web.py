@@ -118,20 +118,25 @@ class WebDesk:
     def state(self) -> dict[str, Any]:
         with self.cond:
             self.last_poll = time.monotonic()
+            ready = self.replay is not None and self.replay.exists()
             if self.end is not None:
                 status = "over"
-                if self.end_file is not None and not self.end_file.exists():
+                # The page has its last screen (with a replay to link to): the match may go.
+                seen = self.replay is None or ready
+                if seen and self.end_file is not None and not self.end_file.exists():
                     self.end_file.write_text("seen\n", encoding="utf-8")
             elif self.ask is not None:
                 status = "asking"
             else:
                 status = "waiting"
+            left = self.ask.seconds_left() if self.ask is not None else None
             return {
                 "status": status,
                 "version": self.version,
+                "clock": None if left is None else round(left, 1),
                 "table": self.table,
                 "end": self.end,
-                "replay_ready": self.replay is not None and self.replay.exists(),
+                "replay_ready": ready,
             }
 
     def choose_from_page(self, body: dict[str, Any]) -> tuple[HTTPStatus, str]:
