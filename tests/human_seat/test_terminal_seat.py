@@ -4,7 +4,9 @@ a typed card, a card not in the hand refused with a message, and a person who le
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +160,51 @@ def test_two_human_seats_take_turns_at_one_terminal(tmp_path: Path) -> None:
     assert session.code == 0, text[-3000:]
     assert "you are seat 0" in text and "you are seat 2" in text
     assert not any(d["fault"] for d in replay_of(tmp_path)["decisions"])
+
+
+OPTION = re.compile(r"(?:> )?\s*(\d+)\. (play \S+(?: on (?:pile|row) \d+)?|take pile \d+|end turn)")
+
+
+def prefer(kinds: tuple[str, ...]) -> Responder:
+    """Keys that move the highlight to the first option starting with one of `kinds`
+    (in that order of preference), then Enter; Enter alone when none is offered."""
+
+    def respond(screen: str, questions: int) -> bytes:
+        last = screen[screen.rfind("your hand:") :]  # the question just drawn
+        found = [(int(n) - 1, label) for n, label in OPTION.findall(last)]
+        for kind in kinds:
+            for index, label in found:
+                if label.startswith(kind):
+                    return b"\x1b[B" * index + b"\r"
+        return b"\r"
+
+    return respond
+
+
+@pytest.mark.slow
+def test_a_multi_card_turn_of_11_nimmt_from_the_keyboard(tmp_path: Path) -> None:
+    session = play(tmp_path, "11nimmt", respond=prefer(("play", "end turn")))
+    assert session.code == 0, session.text[-3000:]
+    kinds = [(d["kind"], d["options"][d["choice"]][0]) for d in human_decisions(tmp_path)]
+    plays = [i for i, (_, option) in enumerate(kinds) if option == 4]  # OptionKind.PLAY
+    assert plays, kinds
+    assert any(b == a + 1 for a, b in itertools.pairwise(plays)), kinds
+
+
+@pytest.mark.slow
+def test_hornochsen_specials_from_the_keyboard(tmp_path: Path) -> None:
+    session = play(tmp_path, "hornochsen", respond=prefer(("play x2", "play +5", "play")))
+    assert session.code == 0, session.text[-3000:]
+    options = [d["options"][d["choice"]][0] for d in human_decisions(tmp_path)]
+    assert 5 in options  # OptionKind.SPECIAL
+
+
+def test_the_human_clock_is_shown_when_it_is_on(tmp_path: Path) -> None:
+    session = play(tmp_path, "6nimmt:rounds=1", "--human-clock", "--decision-ms", "60000")
+    assert session.code == 0, session.text[-3000:]
+    assert re.search(r"\d+ s left", session.text)
+    assert "no clock" not in session.text
+
+
+def human_decisions(tmp_path: Path) -> list[dict[str, Any]]:
+    return [d for d in replay_of(tmp_path)["decisions"] if d["seat"] == 0]
