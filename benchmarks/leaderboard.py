@@ -42,7 +42,7 @@ from referee.replay.digest import digest_text
 from referee.spec import MatchSpec
 
 VARIANTS = (("6nimmt", "rounds=1", 4), ("xnimmt", "", 3))
-DATA_LINE = re.compile(r'Bullring\.replayLoaded\("([^"]*)"\)')
+DATA_LINE = re.compile(r'<script type="application/octet-stream" id="replay-data">([^<]*)</script>')
 PLACEHOLDER = "@match-id@"  # stands for each row's own match id in the template's replay
 
 

@@ -10,6 +10,7 @@ import typer
 
 from leaderboard.build import BuildError, build_site
 from referee.league.config import load_league
+from referee.terminal_text import inert_line
 
 app = typer.Typer(
     help="Build the static leaderboard site from a league store.", no_args_is_help=True
@@ -44,8 +45,8 @@ def build(
     assert store is not None
     try:
         report = build_site(store, out)
-    except BuildError as exc:
-        typer.echo(f"error: {exc}", err=True)
+    except BuildError as exc:  # it may quote the store's text: shown inert
+        typer.echo(f"error: {inert_line(str(exc))}", err=True)
         raise typer.Exit(2) from None
     except OSError as exc:  # the output folder cannot be made or written
         where = exc.filename or out

@@ -28,11 +28,13 @@ from leaderboard.model import (
     VariantStandings,
 )
 from referee.league.store import LeagueStore, MatchRow
+from referee.terminal_text import inert_line
 from sdk.game import PRESETS
 
 RECENT_PER_BOT = 20
 RECENT_CHANGE = 10  # the standings' rating change covers a bot's last this many matches
 FAULTS_PER_BOT = 200
+MANIFEST_BYTES = 64 * 1024  # a bot's manifest, read for its author and description
 
 
 def iso_time(epoch: float | None) -> str:
@@ -61,14 +63,26 @@ def variant_title(variant: Mapping[str, Any]) -> str:
 
 
 def manifest_text(manifest: str | None) -> tuple[str, str]:
-    """(author, description) from a bot's manifest file, ("", "") when it cannot be read."""
+    """(author, description) from a bot's manifest file, ("", "") when it cannot be read.
+
+    The store names the file, and a store may come from elsewhere: only a regular file of
+    at most MANIFEST_BYTES is read (never a device, a pipe or a folder, which could
+    block the build or fill its memory). The texts are the bot's author's: their control
+    characters are shown escaped (as a terminal shows them), the pages escape the rest."""
     if not manifest:
         return "", ""
+    path = Path(manifest)
     try:
-        data = tomllib.loads(Path(manifest).read_text(encoding="utf-8"))
+        if not path.is_file():
+            return "", ""
+        with path.open("rb") as file:
+            raw = file.read(MANIFEST_BYTES + 1)
+        if len(raw) > MANIFEST_BYTES:
+            return "", ""
+        data = tomllib.loads(raw.decode("utf-8"))
     except (OSError, ValueError):
         return "", ""
-    return str(data.get("author", "")), str(data.get("description", ""))
+    return inert_line(str(data.get("author", ""))), inert_line(str(data.get("description", "")))
 
 
 def retired_versions(store: LeagueStore) -> dict[str, str]:

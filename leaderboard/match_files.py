@@ -1,6 +1,6 @@
 """Every match's page, holding its replay viewer data (leaderboard/viewer_data.py).
 
-One file per match: the page carries its data (deflated, base64) in a script line: the
+One file per match: the page carries its data (deflated, base64) in a data block: the
 match's digest the league stored when it was played (referee/replay/digest.py), or, for a
 match stored before digests were, cut from the stored replay's text without simulating
 or fully parsing it (viewer_text.py),
@@ -12,13 +12,16 @@ them, each reading the store itself, while the builder writes the other pages.
 from __future__ import annotations
 
 import gzip
+import json
 import os
+import re
 import struct
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from markupsafe import escape
 
@@ -27,7 +30,9 @@ from leaderboard.model import LeagueInfo, MatchSummary, ReplayLoader
 from leaderboard.pages import PageRenderer
 from leaderboard.viewer_data import family_of, packed_data, packed_from_digest
 from referee.decompress import inflate
-from referee.limits import MAX_REPLAY_BYTES
+from referee.league.store import StoreError
+from referee.limits import MAX_REPLAY_BYTES, json_items_problem
+from referee.terminal_text import inert_line
 
 PARALLEL_FROM = 256  # matches before worker processes pay off
 CHUNK = 250
@@ -100,35 +105,46 @@ _PAGES: dict[LeagueInfo, MatchPages] = {}
 
 def write_matches(job: Job) -> int:
     """Write each match's page, with its replay data when the store has a replay; the
-    number of pages with replay data."""
+    number of pages with replay data. StoreError when a match's rows and its replay or
+    viewer data disagree (see :func:`replay_problem`)."""
     pages = _PAGES.get(job.league) or _PAGES.setdefault(job.league, MatchPages(job.league))
     with_data = 0
     read_digest = getattr(job.load_replay, "digest", None)
     for match in job.matches:
+        blob, text = replay_of(match.match_id, job.load_replay)
+        packed = read_digest(match.match_id) if read_digest is not None else None
+        problem = match_problem(match, text, packed)
+        if problem is not None:
+            where = getattr(job.load_replay, "path", "the store")
+            raise StoreError(f"{where}: match {inert_line(match.match_id)}: {problem}")
         texts = log_texts(match.match_id, job.load_replay)
         logs = log_files(job.out, match.match_id, texts)
-        data = _replay_data(match.match_id, job.load_replay, read_digest, logs)
-        if data is not None:
-            write_replay_file(job.out, match.match_id, job.load_replay)
+        data = _replay_data(text, packed, logs)
+        if data is not None and text is not None:
+            write_replay_file(job.out, match.match_id, blob, text)
         with_data += data is not None
         html = pages.html(match, data, logs, texts)
         (job.out / paths.match_page(match.match_id)).write_text(html, encoding="utf-8")
     return with_data
 
 
-def _replay_data(
-    match_id: str,
-    load_replay: ReplayLoader,
-    read_digest: Callable[[str], bytes | None] | None,
-    logs: Mapping[int, str],
-) -> str | None:
+def replay_of(match_id: str, loader: ReplayLoader) -> tuple[bytes | None, bytes | None]:
+    """A match's replay as stored (zlib-compressed JSON, when the loader gives it:
+    ``blob(match_id)``) and as JSON text (inflated, at most MAX_REPLAY_BYTES); (None,
+    None) when it has none."""
+    read = getattr(loader, "blob", None)
+    blob: bytes | None = read(match_id) if read is not None else None
+    if blob is not None:
+        return blob, inflate(blob, MAX_REPLAY_BYTES)
+    return None, loader(match_id)
+
+
+def _replay_data(text: bytes | None, packed: bytes | None, logs: Mapping[int, str]) -> str | None:
     """A match's packed viewer data: copied from the digest the league stored when the
-    match was played (a loader with a ``digest(match_id)`` method, as from_store's), else
-    made from its stored replay; None when there is no replay."""
-    packed = read_digest(match_id) if read_digest is not None else None
+    match was played (`packed`, checked by :func:`match_problem`), else made from its
+    replay's text; None when there is no replay."""
     if packed is not None:
         return packed_from_digest(packed, logs)
-    text = load_replay(match_id)
     return packed_data(text, logs) if text is not None else None
 
 
@@ -139,22 +155,134 @@ def log_texts(match_id: str, loader: ReplayLoader) -> dict[int, str]:
     return dict(read(match_id)) if read is not None else {}
 
 
-def write_replay_file(out: Path, match_id: str, loader: ReplayLoader) -> None:
+def write_replay_file(out: Path, match_id: str, blob: bytes | None, text: bytes) -> None:
     """Write the match's replay file beside its page (``bullring replay FILE`` opens it):
-    the stored compressed replay rewrapped as gzip when the loader gives it
-    (``blob(match_id)``: inflated only for gzip's checksum and length), else the replay's
-    text compressed here."""
-    read = getattr(loader, "blob", None)
-    blob: bytes | None = read(match_id) if read is not None else None
-    data = None
-    if blob is not None:
-        data = gzip_of(blob, inflate(blob, MAX_REPLAY_BYTES))
+    the stored compressed replay `blob` rewrapped as gzip when there is one (its `text`
+    gives gzip's checksum and length), else `text` compressed here."""
+    data = gzip_of(blob, text) if blob is not None else None
     if data is None:
-        text = loader(match_id)
-        if text is None:
-            return
         data = gzip.compress(text, compresslevel=6, mtime=0)
     (out / paths.replay_file(match_id)).write_bytes(data)
+
+
+# --- the store's rows against the match's replay and viewer data -----------------------
+#
+# A store may come from elsewhere (another organiser's): its standings and match lists are
+# made from its rows, its replays are what anyone can check (`bullring replay` re-simulates
+# one), its digests are what the viewer shows. The build refuses a match whose rows say
+# otherwise than its replay (match id, variant, seed, bots, scores, ranks, forfeits, faults
+# per seat) or whose digest is of another match. It reads a replay's header and result
+# where the referee writes them, when each of their keys occurs once in the text (a key's
+# name cannot occur inside a string: JSON escapes the quotes), so that they are what
+# `bullring replay` reads of a replay it accepts (a duplicated key, which a JSON reader
+# takes the last of, makes the build parse the whole); otherwise it parses the replay in
+# full. It re-simulates nothing: a replay whose recorded result is not what its choices
+# give is `bullring replay`'s to find.
+
+_DECODER = json.JSONDecoder()
+# The keys read from a replay's text, and from a digest's: each must occur once (one scan).
+_REPLAY_KEYS = re.compile(rb'"(?:match_id|variant|seed|bots|decisions|result)"')
+_DIGEST_KEYS = re.compile(rb'"(?:match_id|variant|players|kinds)"')
+
+
+def _each_once(keys: re.Pattern[bytes], count: int, text: bytes) -> bool:
+    found = keys.findall(text)
+    return len(found) == count == len(set(found))
+
+
+def recorded(text: bytes) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
+    """(header, result) of a replay's JSON text: its top-level object less the decisions,
+    histories and snapshots, and its ``result``. ValueError if it is not a replay's JSON
+    (or holds more values than MAX_REPLAY_ITEMS: then it is not parsed)."""
+    header_end = text.find(b',"decisions":[')
+    result_at = text.find(b',"result":{', header_end)
+    if header_end > 0 and result_at > 0 and _each_once(_REPLAY_KEYS, 6, text):
+        try:
+            header = json.loads(text[:header_end] + b"}")
+            tail = text[result_at + len(b',"result":') :].decode("utf-8")
+            result, _ = _DECODER.raw_decode(tail)
+        except (ValueError, RecursionError):
+            pass
+        else:
+            if isinstance(header, dict) and isinstance(result, dict):
+                return header, result
+    problem = json_items_problem(text)
+    if problem is not None:
+        raise ValueError(problem)
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    if not isinstance(data, dict) or not isinstance(data.get("result"), dict):
+        raise ValueError("not a replay")
+    return data, data["result"]
+
+
+def _seat_line(bot: object, score: object, rank: object, forfeited: object, faults: int) -> str:
+    line = f"{inert_line(str(bot))} {score} (rank {rank}{', forfeited' if forfeited else ''}"
+    return line + (f", {faults} fault{'s' if faults != 1 else ''})" if faults else ")")
+
+
+def replay_problem(match: MatchSummary, text: bytes) -> str | None:
+    """How the replay `text` of `match` disagrees with the store's rows of it (None: they
+    agree, or it is not one: ``bullring replay`` would say so too)."""
+    try:
+        header, result = recorded(text)
+    except ValueError as error:
+        return f"its replay is not one ({inert_line(str(error))[:200]})"
+    try:
+        bots = [f"{b['name']}@{b['version']}" for b in header["bots"]]
+        variant, seed, match_id = header["variant"], header["seed"], header["match_id"]
+        said = [
+            (bots[seat], result["scores"][seat], result["ranks"][seat],
+             bool(result["forfeited"][seat]),
+             sum(1 for f in result["faults"] if f["seat"] == seat))
+            for seat in range(len(bots))
+        ]  # fmt: skip
+    except (KeyError, TypeError, IndexError):
+        return "its replay is not one (a field is missing or of the wrong type)"
+    if match_id != match.match_id:
+        return f"its replay is of match {inert_line(str(match_id))[:200]!r}"
+    if variant != match.variant.partition(":")[0] or seed != match.seed:
+        return f"its replay is of {inert_line(str(variant))[:200]} seed {seed}, not the match's"
+    rows = [(s.bot, s.score, s.rank, s.forfeited, s.faults) for s in match.seats]
+    if [s.seat for s in match.seats] != list(range(len(match.seats))) or rows != said:
+        return (
+            f"its results say {', '.join(_seat_line(*row) for row in rows)}; "
+            f"its replay says {', '.join(_seat_line(*seat) for seat in said)}"
+        )
+    return None
+
+
+def digest_problem(match: MatchSummary, packed: bytes) -> str | None:
+    """How the stored digest (viewer data) of `match` disagrees with its rows: its match
+    id, variant and players; or it is too big, or not JSON (None: it agrees)."""
+    text = inflate(packed, MAX_REPLAY_BYTES)  # DecompressError: a bomb, or not zlib
+    problem = json_items_problem(text)
+    if problem is not None:
+        return f"its viewer data holds {problem}"
+    head_end = text.find(b',"kinds":[')
+    unique = _each_once(_DIGEST_KEYS, 4, text)
+    try:  # the head (as digest_text writes it), or the whole
+        data = json.loads(text[:head_end] + b"}" if head_end > 0 and unique else text)
+        match_id, variant, players = data["match_id"], data["variant"], data["players"]
+    except (ValueError, RecursionError, KeyError, TypeError):
+        return "its viewer data is not the digest of a match"
+    if match_id != match.match_id:
+        return f"its viewer data is of match {inert_line(str(match_id))[:200]!r}"
+    if variant != match.variant.partition(":")[0] or players != [s.bot for s in match.seats]:
+        return "its viewer data is of another variant or other players"
+    return None
+
+
+def match_problem(match: MatchSummary, text: bytes | None, packed: bytes | None) -> str | None:
+    """How a match's rows disagree with its replay (`text`) or its digest (`packed`);
+    a digest without a replay is refused too (the league stores both or only the replay)."""
+    if text is None:
+        return "its viewer data has no replay" if packed is not None else None
+    return replay_problem(match, text) or (
+        digest_problem(match, packed) if packed is not None else None
+    )
 
 
 def gzip_of(zlib_blob: bytes, text: bytes) -> bytes | None:

@@ -20,6 +20,7 @@ from leaderboard.from_store import RECENT_CHANGE
 from leaderboard.match_files import MatchFiles
 from leaderboard.model import BotPage, MatchSummary, RatingSeries, Site, VariantStandings
 from leaderboard.pages import PageRenderer
+from referee.replay.digest import HTML_IN_JSON
 
 RECENT_ON_INDEX = 20
 STATIC_SOURCE = Path(__file__).parent / "static"
@@ -54,7 +55,10 @@ class SiteWriter:
         self.written.files += 1
 
     def json(self, name: str, data: Mapping[str, Any]) -> None:
-        self.text(name, json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n")
+        """Write `data` as JSON, its ``<``, ``>`` and ``&`` escaped (``\\u003c``): the same
+        values to a JSON reader, inert HTML to a browser that takes the file for a page."""
+        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        self.text(name, text.translate(HTML_IN_JSON) + "\n")
 
 
 def render_site(site: Site, out_dir: Path, workers: int = 0) -> Written:

@@ -5,8 +5,8 @@ A replay (referee/replay/files.py, format 2 or later) holds the decisions with e
 offered, the seats' histories, and a snapshot of the table after every decision
 (referee/replay/snapshots.py). The viewer draws the table from the snapshots and says what each
 decision chose, so it keeps (as JSON; the match page holds this JSON deflated and
-base64-encoded, ``<script>Bullring.replayLoaded("eNq...");</script>``, see
-:func:`packed_data`)::
+base64-encoded in a data block, ``<script type="application/octet-stream"
+id="replay-data">eNq...</script>``, see :func:`packed_data`)::
 
     {
       "schema": "bullring.viewer/1", "match_id": ..., "variant": ..., "family": ...,
@@ -45,6 +45,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from leaderboard.viewer_text import viewer_json
+from referee.decompress import inflate
+from referee.limits import MAX_REPLAY_BYTES, json_items_problem
 from referee.replay.digest import DROPPED_FIELDS, digest, digest_text, family_of
 
 __all__ = [
@@ -59,7 +61,9 @@ __all__ = [
 
 Json = Any
 
-_PAGE_DATA = re.compile(r'<script>Bullring\.replayLoaded\("([A-Za-z0-9+/=]*)"\);</script>')
+_PAGE_DATA = re.compile(
+    r'<script type="application/octet-stream" id="replay-data">([A-Za-z0-9+/=]*)</script>'
+)
 
 
 def _without_histories(text: bytes) -> bytes:
@@ -93,7 +97,7 @@ def packed_from_digest(packed: bytes, logs: Mapping[int, str] | None = None) -> 
     keeps it (zlib-compressed JSON): copied as it is, unless there are log links to add."""
     if not logs:
         return base64.b64encode(packed).decode("ascii")
-    data: dict[str, Json] = json.loads(zlib.decompress(packed))
+    data: dict[str, Json] = json.loads(inflate(packed, MAX_REPLAY_BYTES))
     data["logs"] = _log_links(logs)
     return _packed(digest_text(data))
 
@@ -107,8 +111,12 @@ def packed_data(replay_text: bytes, logs: Mapping[int, str] | None = None) -> st
     deflated (zlib) and base64-encoded (the browser inflates it with its own
     DecompressionStream)."""
     text = viewer_json(replay_text.decode(), logs)
-    if text is None:  # not in the shape the referee writes: parse it all
-        data = viewer_data(json.loads(_without_histories(replay_text)), logs)
+    if text is None:  # not in the shape the referee writes: parse it all (not a bomb)
+        lean = _without_histories(replay_text)
+        problem = json_items_problem(lean)
+        if problem is not None:
+            raise ValueError(f"the replay holds {problem}")
+        data = viewer_data(json.loads(lean), logs)
         text = digest_text(data)
     return _packed(text)
 

@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from referee.replay.digest import DIGEST_SCHEMA_ID, decision_row, family_of
+from referee.replay.digest import DIGEST_SCHEMA_ID, HTML_IN_JSON, decision_row, family_of
 
 Json = Any
 
@@ -41,7 +41,7 @@ _DECODER = json.JSONDecoder()
 
 
 def _dumps(value: Json) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).translate(HTML_IN_JSON)
 
 
 def _plain_rows(found: list[tuple[str, ...]], kinds: dict[str, int]) -> list[str] | None:

@@ -22,6 +22,10 @@ MAX_BATCH = 10_000  # matches per scheduling batch of the quality format
 PARALLEL_PER_CORE = 4  # workers per core of this machine (local executor, local Ray)
 MAX_PARALLEL_CLUSTER = 1024  # workers on a Ray cluster (an `address` is given)
 MAX_REPLAY_BYTES = 64 << 20  # a replay file or stored replay, once decompressed
+# Commas and brackets in a replay's JSON text (a bound on its values), counted before it
+# is parsed: parsed, each costs 50 to 100 bytes of memory, and 64 MiB of "[]," would take
+# 1.5 GB. The longest game the engine deals (6 nimmt!, 100 rounds, 10 seats) holds 750,000.
+MAX_REPLAY_ITEMS = 4_000_000
 LOCK_TIMEOUT_S = 10.0  # how long a writer waits for the store's write lock by default
 MAX_LOCK_TIMEOUT_S = 3600.0
 MAX_NAME_LENGTH = 64  # bot names and versions
@@ -125,3 +129,13 @@ def check_schedule_size(matches: int, where: str = "the schedule") -> None:
             f"{where} has {matches:,} matches, more than the cap of {MAX_MATCHES:,}: "
             "use fewer games, bots or seats"
         )
+
+
+def json_items_problem(text: bytes) -> str | None:
+    """Why the JSON text of a replay (or a digest) is not parsed at all: more items
+    (commas and opening brackets, a bound on its values) than MAX_REPLAY_ITEMS. None when
+    it may be parsed."""
+    items = text.count(b",") + text.count(b"[") + text.count(b"{")
+    if items <= MAX_REPLAY_ITEMS:
+        return None
+    return f"{items:,} JSON values or more, above the cap of {MAX_REPLAY_ITEMS:,}"

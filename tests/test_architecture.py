@@ -97,7 +97,7 @@ LAYERS: dict[str, list[list[str]]] = {
         ["referee.match"],
         ["referee.bots", "referee.replay"],
         ["referee.sandbox"],
-        ["referee.limits", "referee.decompress"],
+        ["referee.limits", "referee.decompress", "referee.terminal_text"],
         ["referee.spec", "referee.faults"],
     ],
     "referee.cli": [

@@ -1,6 +1,9 @@
 /* Bullring leaderboard: the replay viewer. Vanilla JS, no fetch(): a match page holds its
-   data in a <script> line that calls Bullring.replayLoaded(data), so the site works from
-   file:// as well as from any static host. Cards are drawn by bullring_cards.js, the
+   data in a data block (<script type="application/octet-stream" id="replay-data">, never
+   run: the pages' Content-Security-Policy runs no inline script) that the viewer hands to
+   Bullring.replayLoaded(data), so the site works from file:// as well as from any static
+   host. Every text of the data (names, faults' details) is shown as text (textContent),
+   never parsed as HTML. Cards are drawn by bullring_cards.js, the
    score graph by bullring_graph.js, tables sorted and filtered by bullring_tables.js (all
    loaded first, base.html). */
 "use strict";
@@ -19,6 +22,7 @@ var Bullring = (function () {
   var SPECIALS = { 1: "x2", 2: "+5" };
   var SECRET_DECISIONS = ["PICK_CARD"];  // a choice hidden from the other seats when made
   var SEAT_COLORS = BullringGraph.SEAT_COLORS;
+  var LOG_FILE = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.log\.txt$/;  // a log tail's file name (paths.py)
 
   /* Undo the data file's delta encoding: every full snapshot. A change that is an object
      patches the previous list item by item ({index: item}). */
@@ -330,7 +334,7 @@ var Bullring = (function () {
         box.classList.add("has-fault");
         var fault = el("span", "fault", "fault " + d.fault.kind + ": " + (d.fault.detail || ""));
         var log = data.logs && data.logs[String(d.seat)];
-        if (log) {
+        if (typeof log === "string" && LOG_FILE.test(log)) {  /* a file beside the page */
           var a = el("a", "log", "bot log");
           a.href = log;
           fault.appendChild(document.createTextNode(" · "));
@@ -394,8 +398,8 @@ var Bullring = (function () {
     fromFragment();
   }
 
-  /* The match page's data line calls this with the match's data: an object, or (as the
-     site writes it) the JSON deflated and base64-encoded, which the browser inflates. */
+  /* The match's data: an object, or (as the site writes it, in the page's data block) the
+     JSON deflated and base64-encoded, which the browser inflates. */
   function replayLoaded(data) {
     if (typeof data !== "string") { loaded(data); return; }
     var bytes = Uint8Array.from(atob(data), function (ch) { return ch.charCodeAt(0); });
@@ -435,6 +439,8 @@ var Bullring = (function () {
       else if (e.key === "?") { toggleHelp(); }
     });
     if (early) { var data = early; early = null; loaded(data); }
+    var block = document.getElementById("replay-data");
+    if (block) replayLoaded(block.textContent.trim());
   }
 
   function nextFault() {

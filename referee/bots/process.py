@@ -276,9 +276,10 @@ class BotProcess:
         return FaultKind.CRASH, why
 
     def log_tail(self, max_chars: int = 2000) -> str:
-        """The end of the bot's captured output (also after stop)."""
+        """The end of the bot's captured output (also after stop). Its bytes as they are:
+        a bare carriage return stays one (text mode would make it a line break)."""
         try:
-            text = self.log_path.read_text(encoding="utf-8", errors="replace")
+            text = self.log_path.read_bytes().decode("utf-8", errors="replace")
         except OSError:
             text = self.last_log
         return text[-max_chars:]

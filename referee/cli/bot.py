@@ -24,6 +24,7 @@ from referee.league.store_rows import manifest_conflict, manifest_hash
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout
 from referee.sandbox.probe import available
 from referee.spec import BotSpec
+from referee.terminal_text import inert_text
 
 app = typer.Typer(help="Submit bots to leagues.", no_args_is_help=True)
 MAX_PROBLEM_LINES = 10
@@ -114,9 +115,10 @@ def submit(
             outcome = {"bot": bot.key, "registered": False, "problems": problems}
             typer.echo(json.dumps(outcome, indent=2))
         else:
-            typer.echo(f"{bot.key} not registered: {problems[0]}", err=True)
+            # The problems quote the bot (its Hello, faults, output): shown inert.
+            typer.echo(f"{bot.key} not registered: {inert_text(problems[0])}", err=True)
             for problem in problems[1:MAX_PROBLEM_LINES]:
-                typer.echo(f"  also: {problem}", err=True)
+                typer.echo(f"  also: {inert_text(problem)}", err=True)
         raise typer.Exit(1)
     with store_errors(store_path, lock_timeout):
         message = register_submission(config, bot, store_path, lock_timeout)

@@ -16,19 +16,21 @@ from referee.cli.errors import fail, user_errors
 from referee.cli.options import CLOCK_FLAGS, NO_SANDBOX_HELP, local_sandbox
 from referee.limits import MAX_CHECK_GAMES, check_clock
 from referee.spec import ClockSpec
+from referee.terminal_text import inert_markup
 from sdk.game import parse_variant
 
 EXIT_INCONCLUSIVE = 3  # the check could not judge the bot: its opponents failed
 
 
 def print_report(report: CheckReport, console: Console) -> None:
-    """The human-readable report: Hello, a table per variant, the verdict."""
+    """The human-readable report: Hello, a table per variant, the verdict. What the bot
+    said (its Hello, its faults' details, its output) is printed inert, never as markup."""
     hello = report.hello
     if hello:
         claimed = ", ".join(hello["variants"]) or "every variant"
         console.print(
-            f"hello: {hello['name']} {hello['version']} (protocol {hello['protocol_version']}),"
-            f" plays {claimed}"
+            f"hello: {inert_markup(hello['name'])} {inert_markup(hello['version'])} "
+            f"(protocol {hello['protocol_version']}), plays {inert_markup(claimed)}"
         )
     if report.variants:
         deadline = report.clock.decision_ms
@@ -43,7 +45,7 @@ def print_report(report: CheckReport, console: Console) -> None:
             row = v.to_json(report.clock.decision_ms)
             faults = ", ".join(f"{k} {n}" for k, n in row["faults"].items()) or "-"
             table.add_row(
-                row["variant"],
+                inert_markup(row["variant"]),
                 str(row["games"]),
                 str(row["decisions"]),
                 f"{row['p50_ms']:.1f}",
@@ -51,25 +53,25 @@ def print_report(report: CheckReport, console: Console) -> None:
                 f"{row['max_ms']:.1f}",
                 str(row["overruns"]),
                 faults,
-                row["error"],
+                inert_markup(row["error"]),
             )
         console.print(table)
     for note in report.notes:
-        console.print(f"note: {note}", soft_wrap=True)
+        console.print(f"note: {inert_markup(note, keep_lines=True)}", soft_wrap=True)
     if report.passed:
         console.print(f"[green]PASS[/green] {report.bot} ({report.duration_s:.1f} s)")
         return
     if report.problems:
         console.print(f"[red]FAIL[/red] {report.bot}:")
         for problem in report.problems:
-            console.print(f"  {problem}", soft_wrap=True)
+            console.print(f"  {inert_markup(problem, keep_lines=True)}", soft_wrap=True)
     if report.environment:
         console.print(
             f"[yellow]NOT CHECKED[/yellow] {report.bot}: the check could not judge it "
             "(not the bot's fault):"
         )
         for problem in report.environment:
-            console.print(f"  {problem}", soft_wrap=True)
+            console.print(f"  {inert_markup(problem, keep_lines=True)}", soft_wrap=True)
 
 
 def check(
@@ -113,7 +115,7 @@ def check(
         if games > MAX_CHECK_GAMES:
             raise fail(f"--games: must be at most {MAX_CHECK_GAMES}, not {games:,}")
         sandbox = local_sandbox(no_sandbox, [bot, *(opponents or [])])
-    console = Console(stderr=as_json, highlight=False)
+    console = Console(stderr=as_json, highlight=False, emoji=False)
     console.print(f"checking {bot.key} ...")
 
     def progress(stage: str) -> None:

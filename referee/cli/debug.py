@@ -32,6 +32,7 @@ import typer
 from referee.league.replays import load_replay
 from referee.replay.model import Replay
 from referee.replay.resimulate import new_state, recorded_move, verify
+from referee.terminal_text import inert_line
 from sdk.bot import Bot, choice_index
 from sdk.errors import BullringError
 from sdk.game import Option, driver
@@ -177,13 +178,14 @@ def debug(
         r = results[decision]
         same = "same" if r.recorded == r.now else "DIFFERENT"
         typer.echo(
-            f"{replay.match_id} seat {seat} decision {decision}: recorded "
+            f"{inert_line(replay.match_id)} seat {seat} decision {decision}: recorded "
             f"{r.recorded.describe()}, {cls.__name__} now {r.now.describe()} ({same})"
         )
         note_other_bot(replay, seat, cls, r.recorded != r.now)
         return
     differ = [r for r in results if r.recorded != r.now]
-    typer.echo(f"{replay.match_id} seat {seat}: {len(differ)} of {len(results)} decisions differ")
+    match = inert_line(replay.match_id)
+    typer.echo(f"{match} seat {seat}: {len(differ)} of {len(results)} decisions differ")
     for r in differ:
         typer.echo(
             f"  decision {r.decision}: recorded {r.recorded.describe()}, now {r.now.describe()}"
@@ -197,5 +199,7 @@ def note_other_bot(replay: Replay, seat: int, cls: type[Bot], differs: bool) -> 
     played = replay.bots[seat].name
     if differs and cls.name and cls.name != played:
         typer.echo(
-            f"note: seat {seat} was played by {played}; {cls.__name__} is {cls.name}", err=True
+            f"note: seat {seat} was played by {inert_line(played)}; {cls.__name__} is "
+            f"{inert_line(cls.name)}",
+            err=True,
         )

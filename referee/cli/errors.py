@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
+from referee.terminal_text import inert_markup
 from sdk.errors import BullringError
 
 USER_ERRORS: tuple[type[Exception], ...] = (BullringError,)
@@ -25,8 +26,10 @@ _stderr = Console(stderr=True, highlight=False)
 
 
 def fail(message: str) -> typer.Exit:
-    """Print `message` as one error line; return the Exit(2) to raise."""
-    _stderr.print(f"[red]error:[/red] {message}", soft_wrap=True)
+    """Print `message` as one error line; return the Exit(2) to raise. The message is
+    text, never console markup, and what it quotes from a bot or a file is shown inert
+    (referee/terminal_text.py): its control characters escaped."""
+    _stderr.print(f"[red]error:[/red] {inert_markup(message, keep_lines=True)}", soft_wrap=True)
     return typer.Exit(2)
 
 

@@ -25,6 +25,7 @@ from referee.league.status import standings_json
 from referee.league.store import LeagueStore, StoreError, store_errors
 from referee.limits import LOCK_TIMEOUT_S, check_lock_timeout, check_parallel
 from referee.sandbox.probe import available
+from referee.terminal_text import inert_line, inert_markup, inert_text
 from sdk.wire.error_status import clean
 
 PIPED_WIDTH = 160  # columns of the standings when not printed to a terminal (none cut)
@@ -120,10 +121,10 @@ def run(
             f"{summary.played} matches played in {summary.elapsed_s:.1f}s; "
             f"{summary.finished}/{summary.scheduled} finished; store: {summary.store}"
         )
-        for death in summary.worker_deaths:
-            typer.echo(f"note: {death}", err=True)
+        for death in summary.worker_deaths:  # (an exception's text may quote a bot's)
+            typer.echo(f"note: {inert_text(death)}", err=True)
         for problem in summary.errors:
-            typer.echo(f"referee error: {problem}", err=True)
+            typer.echo(f"referee error: {inert_text(problem)}", err=True)
     if summary.errors:
         raise typer.Exit(1)
 
@@ -195,17 +196,22 @@ def status(
     if as_json:
         typer.echo(json.dumps(data, indent=2))
         return
-    out = Console(width=None if sys.stdout.isatty() else PIPED_WIDTH)
+    # The store's text (names, faults' details) is printed inert, never as markup: a
+    # store may come from elsewhere, and the details quote the bots.
+    out = Console(width=None if sys.stdout.isatty() else PIPED_WIDTH, emoji=False)
     to_come = data["unscheduled"]
     later = f" ({to_come} to be scheduled by the next league run)" if to_come else ""
     out.print(
-        f"[bold]{data['league']}[/]: {data['finished']}/{data['scheduled']} matches played{later}"
+        f"[bold]{inert_markup(data['league'])}[/]: {data['finished']}/{data['scheduled']} "
+        f"matches played{later}"
     )
     for variant, rows in data["variants"].items():
         if not rows:  # no table of headings alone
-            out.print(f"{variant}: no match has finished yet", markup=False, highlight=False)
+            out.print(
+                f"{inert_line(variant)}: no match has finished yet", markup=False, highlight=False
+            )
             continue
-        table = Table(title=variant, title_justify="left")
+        table = Table(title=inert_markup(variant), title_justify="left")
         columns = ("#", "bot", "rating", "mu", "sigma", "matches", "wins", "win %", "mean rank")
         for column in (*columns, "mean score"):
             if column == "bot":
@@ -216,7 +222,7 @@ def status(
         for place, row in enumerate(rows, start=1):
             table.add_row(
                 str(place),
-                row["bot"],
+                inert_markup(row["bot"]),
                 f"{row['rating']:.2f}",
                 f"{row['mu']:.2f}",
                 f"{row['sigma']:.2f}",
@@ -240,15 +246,16 @@ def _print_faults(out: Console, faults: list[dict[str, Any]]) -> None:
     for fault in faults:
         when = "setup" if fault["decision"] < 0 else f"decision {fault['decision']}"
         detail = clean(str(fault["detail"]), 160)
+        match_id, bot, kind = (inert_line(str(fault[k])) for k in ("match_id", "bot", "kind"))
         out.print(
-            f"  {fault['match_id']} seat {fault['seat']} {fault['bot']}: {fault['kind']} "
-            f"at {when}: {detail}",
+            f"  {match_id} seat {fault['seat']} {bot}: {kind} at {when}: {detail}",
             markup=False,
             highlight=False,
             soft_wrap=True,
         )
         if fault["log_command"]:
-            out.print(f"    its log: {fault['log_command']}", markup=False, highlight=False)
+            command = inert_line(fault["log_command"])
+            out.print(f"    its log: {command}", markup=False, highlight=False)
 
 
 @app.command()
@@ -291,7 +298,7 @@ def log(
         kept = len(entry.data)
         part = "all" if kept == entry.total else f"the last {kept} bytes"
         typer.echo(
-            f"--- seat {entry.seat} {entry.bot}: {part} of {entry.total} bytes printed "
-            f"during {entry.match_id}"
+            f"--- seat {entry.seat} {inert_line(entry.bot)}: {part} of {entry.total} bytes "
+            f"printed during {inert_line(entry.match_id)}"
         )
         typer.echo(printable_log(entry.data))

@@ -27,6 +27,7 @@ from referee.replay.model import Replay, ReplayDecision
 from referee.replay.resimulate import new_state, steps, verify
 from referee.replay.result import MatchResult
 from referee.replay.values import option_from_json
+from referee.terminal_text import inert_line
 from sdk.game import Option, RulesError, parse_variant
 
 
@@ -150,7 +151,7 @@ def replay(
 def write_export(data: Replay, out: Path) -> None:
     """Write the (verified) replay to `out` and say so."""
     save_replay(data, out)
-    typer.echo(f"replay of {data.match_id} written to {out}")
+    typer.echo(f"replay of {inert_line(data.match_id)} written to {out}")
 
 
 def export(

@@ -26,6 +26,7 @@ def frame_console(like: Console) -> Console:
         force_terminal=like.is_terminal,
         color_system="auto",
         highlight=False,
+        emoji=False,
     )
 
 

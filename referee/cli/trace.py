@@ -3,6 +3,9 @@
 Used live by ``bullring play`` (as the match runner's observer) and by ``bullring replay``
 (fed from a re-simulated replay). With ``seat`` set, the trace shows only what that seat
 saw: its own view of the table, its own choices and its public history.
+
+Names and fault details come from the bots, or from a replay file anyone can write: they
+are printed inert (referee/terminal_text.py), never as console markup.
 """
 
 from __future__ import annotations
@@ -11,11 +14,11 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from referee.faults import Fault
 from referee.replay.result import MatchResult
+from referee.terminal_text import inert_markup, inert_text
 from sdk.game import (
     ElevenNimmtView,
     Event,
@@ -59,11 +62,11 @@ class TracePrinter:
         steps: bool = True,
         variant: str | None = None,
     ) -> None:
-        self.console = console or Console(highlight=False)
+        self.console = console or Console(highlight=False, emoji=False)
         self.variant = variant  # the variant id to head the match with; else the preset's
         self.seat = seat
         self.steps = steps  # False: print the start and the end, not every step (--quiet)
-        self.names: list[str] = []
+        self.names: list[str] = []  # each seat's name, inert and escaped as markup
         self.seen_events = 0
         self.step_no = 0
 
@@ -74,11 +77,11 @@ class TracePrinter:
     # --- observer interface ------------------------------------------------------------
 
     def on_start(self, state: GameState, names: Sequence[str]) -> None:
-        self.names = list(names)
+        self.names = [inert_markup(name) for name in names]
         perspective = "referee (all cards)" if self.seat is None else f"seat {self.seat}"
         variant = self.variant or state.variant
-        self.console.rule(f"{variant}: {len(names)} players, view of {perspective}")
-        for seat, name in enumerate(names):
+        self.console.rule(f"{inert_markup(variant)}: {len(names)} players, view of {perspective}")
+        for seat, name in enumerate(self.names):
             self.console.print(f"  seat {seat}: {name}")
         if not self.steps:  # --quiet: not the deal either
             return
@@ -105,10 +108,10 @@ class TracePrinter:
         when = "setup" if fault.decision < 0 else f"decision {fault.decision}"
         self.console.print(
             f"[red]FAULT[/red] {self.who(fault.seat)} {fault.kind.value} at {when}: "
-            + escape(fault.detail)  # a bot's own text: never console markup
+            + inert_markup(fault.detail)  # a bot's own text: never console markup
         )
-        for line in fault.traceback.splitlines():  # cleaned: printable, bounded
-            self.console.print(f"  [dim]|[/dim] {escape(line)}", soft_wrap=True)
+        for line in inert_text(fault.traceback).splitlines():  # the bot's, bounded
+            self.console.print(f"  [dim]|[/dim] {inert_markup(line)}", soft_wrap=True)
 
     def on_end(self, result: MatchResult) -> None:
         self.console.rule("result")

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 from typing import Any
 
 from referee.bots.log import TAIL_BYTES, printable_log
 from referee.decompress import inflate
 from referee.league.ratings import RatedMatch, Rating
 from referee.league.store_rows import MatchRow, RegisteredBot, Standing, StoredLog, _match_row
-from referee.limits import MAX_REPLAY_BYTES
+from referee.limits import MAX_REPLAY_BYTES, json_items_problem
+from referee.replay.model import ReplayError
 from referee.spec import BotSpec
 
 
@@ -22,6 +24,7 @@ class StoreReads:
     """The queries of a league store; `db` is its connection (rows as sqlite3.Row)."""
 
     db: sqlite3.Connection
+    path: Path
     _tables: dict[str, bool] | None = None  # optional tables found so far (see _has_table)
 
     def bots(self) -> list[RegisteredBot]:
@@ -194,11 +197,20 @@ class StoreReads:
         return [dict(row) for row in self.db.execute(query + " ORDER BY id", args)]
 
     def replay(self, match_id: str) -> dict[str, Any] | None:
-        """A finished match's replay (see referee/replay/files.py), or None."""
+        """A finished match's replay (see referee/replay/files.py), or None; ReplayError if it
+        is not JSON or holds too many values to parse (MAX_REPLAY_ITEMS)."""
         text = self.replay_text(match_id)
         if text is None:
             return None
-        data: dict[str, Any] = json.loads(text)
+        where = f"{self.path}: the replay of {match_id!r}"
+        problem = json_items_problem(text)  # a JSON bomb (a store from elsewhere)
+        if problem is not None:
+            raise ReplayError(f"{where}: {problem}")
+        try:
+            data: dict[str, Any] = json.loads(text)
+        except (ValueError, RecursionError) as error:
+            reason = "nested too deeply" if isinstance(error, RecursionError) else error
+            raise ReplayError(f"{where}: not JSON ({reason})") from None
         return data
 
     def replay_blob(self, match_id: str) -> bytes | None:

@@ -43,6 +43,11 @@ DIGEST_SCHEMA_ID = "bullring.viewer/1"
 DROPPED_FIELDS = frozenset({"hand_sizes", "turn_start_tops"})
 """Snapshot fields the viewer never draws (the hands give the sizes)."""
 
+HTML_IN_JSON = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+"""``<``, ``>`` and ``&`` as JSON escapes (``\\u003c``), for JSON text a page or a browser
+reads: only strings hold them (a bot's text, a fault's detail), so the values are the same
+and no HTML parser ever meets a tag in it."""
+
 
 def family_of(variant: str) -> str:
     """The game family of a variant id ("6nimmt-pro:rounds=2" -> "6nimmt")."""
@@ -123,8 +128,9 @@ def digest(replay: Mapping[str, Json]) -> dict[str, Json]:
 
 
 def digest_text(data: Mapping[str, Json]) -> str:
-    """A digest (or the viewer data made from one) as compact JSON text."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    """A digest (or the viewer data made from one) as compact JSON text, HTML's special
+    characters escaped (HTML_IN_JSON)."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).translate(HTML_IN_JSON)
 
 
 def packed_digest(replay: Mapping[str, Json]) -> bytes:

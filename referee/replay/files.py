@@ -43,11 +43,8 @@ import json
 from pathlib import Path
 
 from referee.decompress import GZIP_MAGIC, inflate, size_text
-from referee.limits import MAX_REPLAY_BYTES
-from referee.replay.model import (
-    Replay,
-    ReplayError,
-)
+from referee.limits import MAX_REPLAY_BYTES, json_items_problem
+from referee.replay.model import Replay, ReplayError
 
 
 def save(replay: Replay, path: str | Path) -> None:
@@ -64,7 +61,8 @@ def save(replay: Replay, path: str | Path) -> None:
 
 def load(path: str | Path) -> Replay:
     """Read a replay written by :func:`save` (ReplayError if it is not one, or if it is
-    larger than MAX_REPLAY_BYTES, compressed or not: decompression stops at the cap)."""
+    larger than MAX_REPLAY_BYTES, compressed or not: decompression stops at the cap; or
+    if it holds more than MAX_REPLAY_ITEMS values: it is not parsed)."""
     file = Path(path)
     try:
         with file.open("rb") as stream:
@@ -73,6 +71,9 @@ def load(path: str | Path) -> Replay:
             raise ReplayError(f"{file}: larger than {size_text(MAX_REPLAY_BYTES)} (the cap)")
         if raw[:2] == GZIP_MAGIC:
             raw = inflate(raw, MAX_REPLAY_BYTES, gzip=True)
+        problem = json_items_problem(raw)  # a JSON bomb: too many values to parse
+        if problem is not None:
+            raise ReplayError(f"{file}: {problem}")
         data = json.loads(raw)
     except ReplayError:
         raise

@@ -4,7 +4,12 @@ A replay comes from a file anyone can edit, so before it is re-simulated or prin
 is checked here: :func:`check_shape` raises :class:`ShapeError` naming the first field
 that is missing or of the wrong type (``decisions[3].choice: must be a whole number``).
 What the shape cannot tell (whether the choices re-simulate to the recorded tables and
-result) is :func:`referee.replay.files.resimulate`'s job. The format is in docs/referee.md.
+result) is :func:`referee.replay.resimulate.resimulate`'s job. The format is in docs/referee.md.
+
+Text fields have a length cap far above anything the referee writes (a name is at most 64
+characters, a fault's detail about 1,300 and its traceback 8,000): a file cannot make
+``bullring replay`` print megabytes at every step. Their content is free: whoever prints
+them shows them inert (referee/terminal_text.py).
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from referee.faults import FaultKind
 from sdk.errors import BullringError
 
 MAX_PLAYERS = 64  # far above every preset's seats; keeps a bad count from sizing loops
+MAX_NAME_CHARS = 1000  # match id, variant, option, bot name and version (names: 64 at most)
+MAX_DETAIL_CHARS = 64_000  # a fault's detail or traceback (the referee keeps ~8,000 at most)
 
 
 class ShapeError(BullringError, ValueError):
@@ -40,9 +47,11 @@ def _int(value: Any, where: str, low: int | None = None, high: int | None = None
     return value
 
 
-def _str(value: Any, where: str) -> str:
+def _str(value: Any, where: str, limit: int = MAX_NAME_CHARS) -> str:
     if not isinstance(value, str):
         raise _fail(where, f"must be a string, not {type(value).__name__}")
+    if len(value) > limit:
+        raise _fail(where, f"{len(value):,} characters, more than {limit:,}")
     return value
 
 
@@ -67,7 +76,9 @@ def _fault(value: Any, where: str, players: int) -> None:
     if kind not in FaultKind.__members__:
         raise _fail(f"{where}.kind", f"{kind!r} is not a fault kind")
     _int(_field(fault, "decision", f"{where}."), f"{where}.decision", -1)
-    _str(_field(fault, "detail", f"{where}."), f"{where}.detail")
+    _str(_field(fault, "detail", f"{where}."), f"{where}.detail", MAX_DETAIL_CHARS)
+    if "traceback" in fault:
+        _str(fault["traceback"], f"{where}.traceback", MAX_DETAIL_CHARS)
 
 
 def _option(value: Any, where: str) -> None:
@@ -110,6 +121,7 @@ def check_shape(data: Any) -> None:
     _str(_field(replay, "variant", ""), "variant")
     options = _dict(_field(replay, "options", ""), "options")
     for key, value in options.items():
+        _str(key, "options: a name")
         _str(value, f"options.{key}")
     _int(_field(replay, "seed", ""), "seed")
     if "deal_seed" in replay:  # absent from replays recorded before keyed deals

@@ -31,7 +31,9 @@ RUNTIME_ETC = (
     "nsswitch.conf",
     "alternatives",
 )
-REPO = Path(__file__).resolve().parents[1]
+# The checkout (referee/sandbox/ is two levels down): its proto/ folder, for bots in other
+# languages that load the protocol at run time.
+REPO = Path(__file__).resolve().parents[2]
 
 
 def bot_folder(spec: BotSpec) -> Path:

@@ -48,6 +48,8 @@ EXPECTED_REASON = {
     "crash_at_import": "SyntaxError",
     "no_command": "CRASH",  # its command does not exist
     "version_mismatch": "version '9.9'",
+    "hostile_text": "EXCEPTION",  # and its Hello's name is not its manifest's
+    "hostile_text_crash": "CRASH",
 }
 # Misbehaving, but in nothing a fault counts: a hung EndMatch costs the referee its
 # EndMatch limit and the process, after the result is known.

@@ -33,7 +33,7 @@ from referee.replay.snapshots import expand
 from referee.replay.values import option_from_json, option_to_json, option_to_replay
 
 MAX_DATA_BYTES = 10_000  # issue: at most 10 kB of replay data per match
-DATA_LINE = re.compile(r'Bullring\.replayLoaded\("([^"]*)"\)')
+DATA_LINE = re.compile(r'<script type="application/octet-stream" id="replay-data">([^<]*)</script>')
 
 
 def as_version_1(replay: dict[str, Any]) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from referee.replay.model import Replay, ReplayError
 from referee.replay.resimulate import verify
 from referee.spec import MatchSpec
 from tests.referee.helpers import ROOMY_CLOCK, bot_named
-from tests.referee.league.leagues import bullring_argv
+from tests.referee.league.leagues import REPO, bullring_argv
 
 Json = dict[str, Any]
 
@@ -47,6 +47,8 @@ def mutate(change: Callable[[Json], object]) -> Callable[[Json], Json]:
     return apply
 
 
+LONG_DETAIL = {"seat": 0, "kind": "CRASH", "decision": -1, "detail": "x" * 100_000}
+LIST_TRACE = {"seat": 0, "kind": "CRASH", "decision": -1, "detail": "x", "traceback": ["x"]}
 # (what is wrong, how to make it, what the error says)
 DAMAGE: list[tuple[str, Callable[[Json], object], str]] = [
     ("no decisions", mutate(lambda d: d.pop("decisions")), "decisions: missing"),
@@ -77,6 +79,12 @@ DAMAGE: list[tuple[str, Callable[[Json], object], str]] = [
     ("deal seed text", mutate(lambda d: d.update(deal_seed="7")), "deal_seed: must be"),
     ("not a dict", lambda d: [d], "not a Bullring replay"),
     ("format", mutate(lambda d: d.update(format="other")), "not a Bullring replay"),
+    # Absurd sizes: text a terminal would print at every step (names: 64 characters).
+    ("long name", mutate(lambda d: d["bots"][0].update(name="x" * 5000)), "bots[0].name: 5,000"),
+    ("long match id", mutate(lambda d: d.update(match_id="x" * 2000)), "match_id: 2,000 char"),
+    ("long option", mutate(lambda d: d["options"].update({"x" * 2000: "1"})), "options: a name"),
+    ("long detail", mutate(lambda d: d["setup_faults"].append(LONG_DETAIL)), "more than 64,000"),
+    ("traceback type", mutate(lambda d: d["setup_faults"].append(LIST_TRACE)), "traceback: must"),
 ]
 
 
@@ -97,11 +105,15 @@ def test_the_good_replay_loads_and_re_simulates(good: Json, tmp_path: Path) -> N
         assert verify(replay.load(tmp_path / name)) == good["result"]["scores"]
 
 
-def bullring_replay(file: Path) -> tuple[subprocess.CompletedProcess[str], int]:
-    """`bullring replay FILE`, and the most memory it held (its peak RSS, in MiB)."""
+def bullring_replay(
+    file: Path, *args: str, command: str = "replay"
+) -> tuple[subprocess.CompletedProcess[str], int]:
+    """`bullring replay FILE` (or `command`, with `args` after FILE), and the most memory
+    it held (its peak RSS, in MiB)."""
     out, err = file.with_name("stdout.txt"), file.with_name("stderr.txt")
+    argv = bullring_argv(command, str(file), *args)
     with out.open("w") as stdout, err.open("w") as stderr:
-        process = subprocess.Popen(bullring_argv("replay", str(file)), stdout=stdout, stderr=stderr)
+        process = subprocess.Popen(argv, stdout=stdout, stderr=stderr)
         _, status, usage = os.wait4(process.pid, 0)  # reaped here, to read its peak memory
     code = os.waitstatus_to_exitcode(status)
     done = subprocess.CompletedProcess(process.args, code, out.read_text(), err.read_text())
@@ -157,3 +169,60 @@ def test_inflate_takes_every_gzip_member_and_refuses_what_follows() -> None:
         inflate(gzip.compress(b"ab") + b"junk", 10, gzip=True)
     with pytest.raises(DecompressError, match="cut short"):
         inflate(zlib.compress(b"abcdef" * 100)[:-4], 1000)
+
+
+def json_bomb(path: Path) -> None:
+    """A replay of 57 MiB whose decisions are 20 million empty lists (parsed, 1.5 GB of
+    memory), gzip-compressed to about 60 kB."""
+    head = b'{"format":"bullring-replay","version":3,"match_id":"m","decisions":['
+    path.write_bytes(gzip.compress(head + b"[]," * 20_000_000 + b"[]]}", 9))
+
+
+@pytest.mark.parametrize("command", ["replay", "debug"])
+def test_a_json_bomb_is_not_parsed(tmp_path: Path, command: str) -> None:
+    bomb = tmp_path / "bomb.json.gz"
+    json_bomb(bomb)
+    assert bomb.stat().st_size < 1 << 20
+    args = ("--bot", str(REPO / "example_bots" / "random_bot" / "bot.py")) * (command == "debug")
+    done, peak_mib = bullring_replay(bomb, *args, command=command)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "JSON values or more, above the cap of 4,000,000" in done.stderr
+    assert peak_mib < 400  # parsed, it took 1.5 GB
+
+
+def test_a_replay_names_no_file_and_a_league_file_runs_nothing(good: Json, tmp_path: Path) -> None:
+    # A match id that is a path: exporting writes OUT and nothing else.
+    crafted = tmp_path / "crafted.json"
+    crafted.write_text(json.dumps({**good, "match_id": "../../escaped"}))
+    out = tmp_path / "out.json"
+    done = subprocess.run(
+        bullring_argv("replay", str(crafted), "--export", str(out)),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["crafted.json", "out.json"]
+    # A league file from elsewhere: its bots are never started by replay or debug.
+    marker = tmp_path / "ran"
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.toml").write_text(f'name = "b"\ncommand = ["/bin/sh", "-c", "touch {marker}"]\n')
+    league = tmp_path / "stranger.toml"
+    league.write_text(
+        '[league]\nname = "s"\nseats = 2\nstore = "s.sqlite"\n\n[[variants]]\nid = "6nimmt"\n\n'
+        + "".join(f'[[bots]]\nmanifest = "{bot}"\nname = "b{i}"\n\n' for i in range(2))
+    )
+    debugged = str(REPO / "example_bots" / "random_bot" / "bot.py")
+    for args in (
+        ("replay", str(league), "s-000001"),
+        ("debug", str(league), "s-000001", "--bot", debugged),
+    ):
+        shown = subprocess.run(
+            bullring_argv(*args), cwd=tmp_path, capture_output=True, text=True, timeout=120
+        )
+        assert shown.returncode == 2 and "no league store at" in shown.stderr, shown.stderr
+        assert len(shown.stderr.strip().splitlines()) == 1
+    assert not marker.exists()

@@ -27,6 +27,7 @@ from referee.sandbox.folders import (
     bot_folder,
     on_tmpfs,
     private_folder,
+    runtime_mounts,
     socket_root,
 )
 from referee.sandbox.probe import ensure_available
@@ -357,3 +358,11 @@ def test_a_deep_temporary_folder_still_gives_a_socket_that_binds(
 
     socket = asyncio.run(start())
     assert len(os.fsencode(socket)) < 108 and not socket.startswith(deep_root)
+
+
+def test_the_runtime_shows_the_checkouts_proto_folder() -> None:
+    """Bots in other languages load the protocol from the checkout's proto/ folder (the
+    TypeScript bot does); the sandbox's read-only runtime must show it."""
+    proto = os.path.realpath(REPO / "proto")
+    shown = [m.target for m in runtime_mounts() if m.kind == "ro"]
+    assert any(proto == t or proto.startswith(t.rstrip("/") + "/") for t in shown), shown
