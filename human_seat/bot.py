@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from human_seat.table import Ask, describe_events, family_of
+from human_seat.table import Ask, describe_events, family_of, inert
 from sdk.bot import Bot
 from sdk.errors import BullringError
 from sdk.game import Option, View
@@ -52,7 +52,8 @@ class HumanBot(Bot):
 
     def start_match(self, match: MatchInfo) -> None:
         self.seat = match.seat
-        self.names = tuple(match.player_names) or tuple(f"seat {s}" for s in range(match.players))
+        names = tuple(inert(name) for name in match.player_names)  # a bot's own text
+        self.names = names or tuple(f"seat {s}" for s in range(match.players))
 
     def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> int:
         history = view.header.history

@@ -65,6 +65,14 @@ class Ask:
         return max(0.0, left)
 
 
+def inert(text: str) -> str:
+    """A name from elsewhere (a bot's manifest) as one line a terminal shows as it is:
+    every unprintable character (escape sequences, line breaks) shown as its escape."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
 def family_of(view: View) -> str:
     """The family id the site's card drawing knows: 6nimmt, xnimmt, 11nimmt, hornochsen."""
     if isinstance(view, SixNimmtView):

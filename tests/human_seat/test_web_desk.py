@@ -101,3 +101,12 @@ def test_a_page_gone_for_too_long_leaves_the_seat() -> None:
             desk.choose(first_ask("xnimmt"))  # and every later question too
     finally:
         desk.stop()
+
+
+def test_a_bots_name_is_shown_inert() -> None:
+    from human_seat.bot import HumanBot
+    from sdk.match import MatchInfo
+
+    bot = HumanBot(WebDesk())
+    bot.start_match(MatchInfo("m", "6nimmt", {}, 0, 2, ("human", "evil\x1b[2J\r")))
+    assert bot.names[1] == "evil\\x1b[2J\\r"
