@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import sys
 import threading
 import time
 import webbrowser
@@ -78,8 +80,14 @@ class WebDesk:
         self.httpd.server_close()
 
     def open_browser(self) -> None:
-        with contextlib.suppress(webbrowser.Error):  # the address is printed: it can be opened
-            webbrowser.open(self.url)
+        """Open the page in a graphical browser, if this machine has a display (never a
+        text browser in the match's terminal); the address is printed either way."""
+        graphical = sys.platform == "darwin" or any(
+            os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY")
+        )
+        if graphical:
+            with contextlib.suppress(webbrowser.Error):
+                webbrowser.open(self.url)
 
     # --- the desk -------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -208,3 +209,19 @@ def test_the_human_clock_is_shown_when_it_is_on(tmp_path: Path) -> None:
 
 def human_decisions(tmp_path: Path) -> list[dict[str, Any]]:
     return [d for d in replay_of(tmp_path)["decisions"] if d["seat"] == 0]
+
+
+def test_a_script_plays_a_whole_game_with_empty_lines(tmp_path: Path) -> None:
+    """Standard input that is not a terminal: one line per decision, empty for the
+    highlighted option."""
+    argv = bullring_argv(
+        "play", "6nimmt:rounds=1", "--bot", "human", "--bot", RANDOM_BOT, "--seed", "5",
+        "--no-sandbox", "--setup-ms", "60000", "--replay-out", str(tmp_path / "replay.json"),
+    )  # fmt: skip
+    done = subprocess.run(
+        argv, cwd=tmp_path, input="\n" * 200, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    human = human_decisions(tmp_path)
+    assert human and all(d["choice"] == 0 and not d["fault"] for d in human)
