@@ -48,6 +48,7 @@ CARD_STYLES: dict[str, str] = {
     "red": "#b42318 on #fde7e5",
 }
 BULL = "ᴥ"  # one bull head
+LIST_OPTIONS = 12  # more options than this are drawn in columns
 REDRAW_S = 1.0  # how often a running clock is redrawn
 READ_CHUNK = 64
 KEYS_UP = (b"\x1b[A", b"\x1bOA", b"\x1b[D", b"\x1bOD", b"k")
@@ -205,7 +206,10 @@ class TerminalDesk:
                 cells.append(Text(f"> {label}", style="reverse bold"))
             else:
                 cells.append(Text(f"  {label}"))
-        parts.append(Columns(cells, column_first=True, padding=(0, 2)))
+        if len(cells) <= LIST_OPTIONS:  # a list, one option a line, as Up/Down move
+            parts.extend(cells)
+        else:  # many (11 nimmt!'s plays): in columns, row by row
+            parts.append(Columns(cells, padding=(0, 2)))
         hint = "Up/Down choose, Enter plays, type a card number then Enter, q leaves"
         if typed:
             hint = f"typed: {typed}_ (Enter plays it, Backspace erases)"
