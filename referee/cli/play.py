@@ -162,9 +162,8 @@ def play(
                 unclocked_seats=unclocked,
             )
             if in_terminal:  # a closed terminal ends the person's seat, not the match
-                stack.callback(
-                    signal.signal, signal.SIGHUP, signal.signal(signal.SIGHUP, signal.SIG_IGN)
-                )
+                previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+                stack.callback(signal.signal, signal.SIGHUP, previous)
             result = asyncio.run(play_in(match, sandbox, observer, limits, echo))
             if replay_out is not None and result.replay is not None:
                 save_replay(result.replay, replay_out, "--replay-out")
@@ -186,7 +185,7 @@ def play(
                 if humans:
                     printer.console.print(
                         f"what would your bot have done? bullring debug {replay_out} "
-                        "--seat N --decision N --bot bot.py"
+                        f"--seat {seat} --decision N --bot my_bot.py"
                     )
             if log_dir is not None:
                 printer.console.print(f"bot logs kept in {log_dir}")
