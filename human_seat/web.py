@@ -6,7 +6,8 @@
 
 - ``GET /state``: the game as the seat being asked sees it (:func:`human_seat.table.table_of`,
   the seat's view and nothing more), whether the page waits for the bots, and the end;
-- ``POST /choose`` with ``{"version": N, "index": I}`` or ``{"version": N, "card": C}``:
+- ``POST /choose`` (JSON, from a page of this server: the Host must be this server's)
+  with ``{"version": N, "index": I}`` or ``{"version": N, "card": C}``:
   the person's choice for question N. A card that is not an option is refused with a
   message (400) and nothing is sent to the referee.
 
@@ -40,7 +41,16 @@ HOST = "127.0.0.1"
 STATIC = ("bullring_cards.js", "bullring.css")
 MAX_BODY = 4096
 WAIT_SLICE_S = 0.5  # how often a waiting question checks that the page is still there
-PAGE_FILE = "page.html"
+PAGE_FILES = {  # the page's own files (package data), by path
+    "/": ("page.html", "text/html; charset=utf-8"),
+    "/page.js": ("page.js", "text/javascript; charset=utf-8"),
+    "/page.css": ("page.css", "text/css; charset=utf-8"),
+}
+# Nothing but this server's own files; data: for the empty favicon and the card sprite.
+POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+    "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 
 
 def static_file(name: str) -> bytes:
@@ -186,17 +196,32 @@ def _handler(desk: WebDesk) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
+            self.send_header("Content-Security-Policy", POLICY)
+            self.send_header("X-Content-Type-Options", "nosniff")
             self.end_headers()
             self.wfile.write(body)
 
         def _json(self, status: HTTPStatus, data: object) -> None:
             self._send(status, json.dumps(data).encode(), "application/json")
 
+        def _ours(self) -> bool:
+            """Whether the request names this server (a page elsewhere that resolves its
+            own name to 127.0.0.1, DNS rebinding, does not)."""
+            port = desk.httpd.server_address[1]
+            if self.headers.get("Host") in (f"{HOST}:{port}", f"localhost:{port}"):
+                return True
+            self._json(HTTPStatus.FORBIDDEN, {"message": "not this server's page"})
+            return False
+
         def do_GET(self) -> None:
+            if not self._ours():
+                return
             path = self.path.split("?", 1)[0]
-            if path in ("/", "/index.html"):
-                page = resources.files("human_seat").joinpath(PAGE_FILE).read_bytes()
-                self._send(HTTPStatus.OK, page, "text/html; charset=utf-8")
+            if path in PAGE_FILES:
+                name, kind = PAGE_FILES[path]
+                self._send(
+                    HTTPStatus.OK, resources.files("human_seat").joinpath(name).read_bytes(), kind
+                )
             elif path.startswith("/static/") and path[len("/static/") :] in STATIC:
                 name = path[len("/static/") :]
                 kind = "text/css" if name.endswith(".css") else "text/javascript"
@@ -210,6 +235,14 @@ def _handler(desk: WebDesk) -> type[BaseHTTPRequestHandler]:
                 self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain")
 
         def do_POST(self) -> None:
+            if not self._ours():
+                return
+            # JSON only: a page of another origin cannot send that without asking first
+            # (a CORS preflight, which this server never grants).
+            kind = self.headers.get("Content-Type", "").split(";")[0].strip()
+            if kind != "application/json":
+                self._json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, {"message": "JSON only"})
+                return
             if self.path != "/choose":
                 self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain")
                 return

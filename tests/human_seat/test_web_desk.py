@@ -57,8 +57,10 @@ def test_the_page_data_never_holds_another_seats_hand(variant: str) -> None:
     assert set(table["hand"]) == set(ask.view.hand)
 
 
-def post(url: str, body: dict[str, Any]) -> tuple[int, str]:
-    request = urllib.request.Request(url + "choose", data=json.dumps(body).encode(), method="POST")
+def post(url: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> tuple[int, str]:
+    sent = {"Content-Type": "application/json", **(headers or {})}
+    data = json.dumps(body).encode()
+    request = urllib.request.Request(url + "choose", data=data, method="POST", headers=sent)
     try:
         with urllib.request.urlopen(request, timeout=30) as reply:
             return reply.status, json.load(reply)["message"]
@@ -80,6 +82,9 @@ def test_choices_from_the_page() -> None:
                 break
             threading.Event().wait(0.05)
         assert post(desk.url, {"version": 0, "index": 0})[0] == 409  # a stale question
+        # Not from a page of this server: a simple cross-origin POST, a rebound name.
+        assert post(desk.url, {"version": 1, "index": 0}, {"Content-Type": "text/plain"})[0] == 415
+        assert post(desk.url, {"version": 1, "index": 0}, {"Host": "evil.example:80"})[0] == 403
         assert post(desk.url, {"version": 1, "card": 999}) == (400, "999 is not in your hand")
         assert post(desk.url, {"version": 1, "index": 99})[0] == 400
         assert post(desk.url, {"version": 1, "index": True})[0] == 400

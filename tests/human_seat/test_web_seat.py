@@ -136,6 +136,7 @@ def test_a_whole_game_in_the_browser_through_a_reload(browser: Any, tmp_path: Pa
             match.url + "choose",
             data=json.dumps({"version": state["version"], "card": 999}).encode(),
             method="POST",
+            headers={"Content-Type": "application/json"},
         )
         with pytest.raises(urllib.error.HTTPError) as error:
             urllib.request.urlopen(refused, timeout=30)
