@@ -143,6 +143,7 @@
     }
     box.appendChild(p);
     $("options").hidden = true;
+    $("hand-box").hidden = true;  // the hand of the last question: nothing left to play
     $("prompt").textContent = "";
     $("clock").textContent = "";
   }
