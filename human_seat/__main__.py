@@ -9,10 +9,14 @@ the match's, not this process's: the referee that started it stops it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import os
 import signal
 import sys
+import termios
 from collections.abc import Sequence
+from typing import NoReturn
 
 from human_seat.bot import Desk, HumanBot
 from human_seat.terminal import TerminalDesk
@@ -21,7 +25,7 @@ from sdk.runtime import BotServer
 from sdk.stop_signals import StopSignals
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> NoReturn:
     parser = argparse.ArgumentParser(prog="python -m human_seat", description=__doc__)
     parser.add_argument("--listen", required=True, help="unix:/path or host:port")
     parser.add_argument("--web", action="store_true", help="ask in a browser page")
@@ -31,6 +35,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--end-file", default="", help="written once the page has shown the end")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    terminal_mode = None
+    if sys.stdin.isatty():
+        with contextlib.suppress(termios.error):
+            terminal_mode = termios.tcgetattr(sys.stdin.fileno())
     # The screen is the person's: what decide() raised (a person who left) reaches the
     # referee as the seat's fault, with its traceback in the replay, not on the screen.
     logging.getLogger("sdk.runtime").disabled = True
@@ -55,8 +63,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if web is not None:
             web.stop()
         server.stop(0.5)
-    return 0
+    # A question may still wait for the person, in a thread that never ends by itself
+    # (no clock): leave now, with the terminal as it was found.
+    if terminal_mode is not None:
+        with contextlib.suppress(termios.error):
+            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, terminal_mode)
+    sys.stdout.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
