@@ -61,10 +61,12 @@ def run_in_pty(
     respond: Responder = enter_each_question,
     timeout_s: float = 600.0,
     hang_up_at: int | None = None,
+    interrupt_at: int | None = None,
 ) -> Session:
     """Run `argv` in a new pseudo-terminal; each time a new question is drawn, send what
     `respond` says. Ends when the command exits (or, past `timeout_s`, kills it). With
-    `hang_up_at`, the terminal is closed when that question is drawn (a closed window)."""
+    `hang_up_at`, the terminal is closed when that question is drawn (a closed window);
+    with `interrupt_at`, the command gets SIGINT then (as from Ctrl-C between questions)."""
     env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(COLS), LINES=str(ROWS))
     env.pop("NO_COLOR", None)
     pid, fd = pty.fork()
@@ -92,6 +94,9 @@ def run_in_pty(
                 questions = text.count(PROMPT)
                 while seen < questions:
                     seen += 1
+                    if seen == interrupt_at:
+                        os.kill(pid, signal.SIGINT)
+                        continue
                     if seen == hang_up_at:
                         os.close(fd)
                         fd = -1

@@ -155,6 +155,16 @@ def test_a_closed_terminal_ends_the_match_cleanly_with_the_replay_kept(tmp_path:
     assert human[-1]["auto"]  # forfeited once the terminal had gone, auto-played to the end
 
 
+def test_an_interrupt_ends_the_command_and_gives_the_terminal_back(tmp_path: Path) -> None:
+    argv = bullring_argv(
+        "play", "6nimmt:rounds=1", "--bot", "human", "--bot", RANDOM_BOT, "--seed", "5",
+        "--no-sandbox", "--setup-ms", "60000",
+    )  # fmt: skip
+    session = run_in_pty(argv, tmp_path, interrupt_at=2)
+    assert session.code == 130, session.text[-3000:]
+    assert "Traceback" not in session.text
+
+
 def test_two_human_seats_take_turns_at_one_terminal(tmp_path: Path) -> None:
     session = play(tmp_path, "6nimmt:rounds=1", seats=("human", RANDOM_BOT, "human"))
     text = session.text
