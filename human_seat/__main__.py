@@ -32,7 +32,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     parser.add_argument("--no-open", action="store_true", help="do not open a browser")
     parser.add_argument("--url-file", help="write the page's address to this file")
     parser.add_argument("--replay-page", default="", help="the match's replay, shown at the end")
-    parser.add_argument("--end-file", default="", help="written once the page has shown the end")
+    parser.add_argument("--replay-data", default="", help="the replay's viewer data, once written")
+    parser.add_argument("--end-file", default="", help="written once the replay page is shown")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     terminal_mode = None
@@ -46,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         web: WebDesk | None = None
         desk: Desk
         if args.web:
-            desk = web = WebDesk(replay=args.replay_page, end_file=args.end_file)
+            desk = web = WebDesk(args.replay_page, args.replay_data, args.end_file)
             web.start()
             if not args.url_file:  # (else whoever started it says where)
                 print(f"play in your browser: {web.url}", flush=True)

@@ -129,9 +129,19 @@
       table.appendChild(tr);
     });
     box.appendChild(table);
+    var watch = el("p");
+    if (replayReady) {
+      var view = el("a", "", "Watch the match's replay");
+      view.id = "replay-page-link";
+      view.href = "/replay.html";
+      watch.appendChild(view);
+    } else {
+      watch.appendChild(el("span", "muted", "the replay is being written..."));
+    }
+    box.appendChild(watch);
     var p = el("p");
     if (end.replay) {
-      var a = el("a", "", "the match's replay");
+      var a = el("a", "", "the replay file");
       a.id = "replay-link";
       a.href = "/replay";
       a.setAttribute("download", end.replay.split("/").pop());
@@ -165,7 +175,7 @@
         if (s.table && s.status !== "over") {
           $("clock").textContent = s.clock === null ? "no clock" : Math.round(s.clock) + " s left";
         }
-        if (s.status !== "over" || (s.end.replay && !s.replay_ready)) setTimeout(poll, POLL_MS);
+        if (s.status !== "over" || !s.replay_ready) setTimeout(poll, POLL_MS);
       })
       .catch(function () {
         if (!state || state.status !== "over") {

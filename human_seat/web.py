@@ -14,12 +14,15 @@
 The game lives in the server, so a reload finds it where it was. The page polls ``/state``;
 a page that has not polled for ``gone_after_s`` while a question waits counts as a closed
 tab, and the seat is left (the referee auto-plays it). At the end the page shows the
-scores, the ranks and a link to the match's replay (``/replay``, once it is written).
+scores, the ranks and a link to the match's replay page (``/replay.html``: the leaderboard's
+replay viewer on the match's data, which the referee writes when the match is over), and
+to the replay file (``/replay``, with ``--replay-out``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import html
 import json
 import os
 import sys
@@ -38,7 +41,14 @@ from human_seat.table import Ask, matching, refusal, table_of
 from sdk.match import MatchOutcome
 
 HOST = "127.0.0.1"
-STATIC = ("bullring_cards.js", "bullring.css")
+STATIC = (  # the leaderboard's own files
+    "bullring.css",
+    "bullring_cards.js",
+    "bullring_tables.js",
+    "bullring_graph.js",
+    "bullring.js",
+)
+REPLAY_FILE = "replay.html"
 MAX_BODY = 4096
 WAIT_SLICE_S = 0.5  # how often a waiting question checks that the page is still there
 PAGE_FILES = {  # the page's own files (package data), by path
@@ -61,9 +71,18 @@ def static_file(name: str) -> bytes:
 class WebDesk:
     """Asks the person through a page (see the module docstring)."""
 
-    def __init__(self, replay: str = "", end_file: str = "", gone_after_s: float = 120.0) -> None:
-        self.replay = Path(replay) if replay else None
-        self.end_file = Path(end_file) if end_file else None  # written once a page saw the end
+    def __init__(
+        self,
+        replay: str = "",
+        replay_data: str = "",
+        end_file: str = "",
+        gone_after_s: float = 120.0,
+    ) -> None:
+        self.replay = Path(replay) if replay else None  # the replay file (--replay-out)
+        # The replay's viewer data (its digest, packed as the site packs it), written by
+        # the referee once the match is over: what the replay page shows.
+        self.replay_data = Path(replay_data) if replay_data else None
+        self.end_file = Path(end_file) if end_file else None  # written once it was shown
         self.gone_after_s = gone_after_s
         self.cond = threading.Condition()
         self.version = 0  # question number; 0 before the first
@@ -123,6 +142,7 @@ class WebDesk:
         with self.cond:
             self.end = {
                 "seat": seat,
+                "family": self.table["family"] if self.table else "",
                 "players": [
                     {"seat": s, "name": names[s] if s < len(names) else "?", "score": sc, "rank": r}
                     for s, (sc, r) in enumerate(zip(outcome.scores, outcome.ranks, strict=False))
@@ -133,16 +153,43 @@ class WebDesk:
 
     # --- the calls ------------------------------------------------------------------------
 
+    def replay_page(self) -> bytes | None:
+        """The match's replay page: the leaderboard's viewer (its scripts, its markup) on
+        the replay's data, self-contained once loaded. Serving it is the page's last
+        screen: the end file says so, and the match's command may then stop this server."""
+        with self.cond:
+            end = self.end
+        data = self.replay_data
+        if end is None or data is None or not data.exists():
+            return None
+        packed = data.read_text(encoding="ascii").strip()
+        if not packed.replace("+", "").replace("/", "").replace("=", "").isalnum():
+            return None  # (base64 only: it goes into the page as it is)
+        names = [str(p["name"]) for p in end["players"]]
+        options = [("referee", "the referee (every hand)")] + [
+            (f"seat{s}", f"seat {s}: {name}") for s, name in enumerate(names)
+        ]
+        template = resources.files("human_seat").joinpath(REPLAY_FILE).read_text("utf-8")
+        page = (
+            template.replace("{{FAMILY}}", html.escape(str(end["family"])))
+            .replace(
+                "{{PERSPECTIVES}}",
+                "".join(
+                    f'<option value="{v}">{html.escape(label)}</option>' for v, label in options
+                ),
+            )
+            .replace("{{DATA}}", packed)
+        )
+        if self.end_file is not None and not self.end_file.exists():
+            self.end_file.write_text("shown\n", encoding="utf-8")
+        return page.encode()
+
     def state(self) -> dict[str, Any]:
         with self.cond:
             self.last_poll = time.monotonic()
-            ready = self.replay is not None and self.replay.exists()
+            ready = self.replay_data is not None and self.replay_data.exists()
             if self.end is not None:
                 status = "over"
-                # The page has its last screen (with a replay to link to): the match may go.
-                seen = self.replay is None or ready
-                if seen and self.end_file is not None and not self.end_file.exists():
-                    self.end_file.write_text("seen\n", encoding="utf-8")
             elif self.ask is not None:
                 status = "asking"
             else:
@@ -228,6 +275,12 @@ def _handler(desk: WebDesk) -> type[BaseHTTPRequestHandler]:
                 self._send(HTTPStatus.OK, static_file(name), kind + "; charset=utf-8")
             elif path == "/state":
                 self._json(HTTPStatus.OK, desk.state())
+            elif path == "/replay.html" and desk.replay_data is not None:
+                page = desk.replay_page()
+                if page is None:
+                    self._send(HTTPStatus.NOT_FOUND, b"the replay is not written yet", "text/plain")
+                else:
+                    self._send(HTTPStatus.OK, page, "text/html; charset=utf-8")
             elif path == "/replay" and desk.replay is not None and desk.replay.exists():
                 kind = "application/gzip" if desk.replay.suffix == ".gz" else "application/json"
                 self._send(HTTPStatus.OK, desk.replay.read_bytes(), kind)

@@ -8,6 +8,7 @@ a human seat is a seat like any other. The referee imports nothing of it.
 
 from __future__ import annotations
 
+import base64
 import os
 import shutil
 import signal
@@ -20,6 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.replay.digest import packed_digest
+from referee.replay.model import Replay
 from referee.spec import BotSpec
 from sdk.errors import BullringError
 
@@ -40,7 +43,18 @@ class HumanSeats:
     process: subprocess.Popen[bytes]
     address: str
     url: str = ""
-    end_file: Path | None = None  # with --web: written once the page has shown the end
+    end_file: Path | None = None  # with --web: written once the replay page is shown
+    replay_data: Path | None = None  # with --web: the replay's viewer data, for its page
+
+    def write_replay_data(self, replay: Replay) -> None:
+        """Give the page the replay's viewer data (the site's digest, packed as its match
+        pages hold it), written whole before the page can see it."""
+        if self.replay_data is None:
+            return
+        packed = base64.b64encode(packed_digest(replay.to_json())).decode("ascii")
+        part = self.replay_data.with_name(self.replay_data.name + ".part")
+        part.write_text(packed, encoding="ascii")
+        part.replace(self.replay_data)
 
     def bot(self) -> BotSpec:
         return BotSpec(name=HUMAN, version="1", endpoint=self.address)
@@ -69,10 +83,13 @@ def human_seats(web: bool, replay: Path | None, open_browser: bool = True) -> It
     command = [sys.executable, "-m", "human_seat", "--listen", f"unix:{sock}"]
     url_file: Path | None = None
     end_file: Path | None = None
+    replay_data: Path | None = None
     if web:
         url_file = folder / "url"
         end_file = folder / "end-seen"
+        replay_data = folder / "replay-data"
         command += ["--web", "--url-file", str(url_file), "--end-file", str(end_file)]
+        command += ["--replay-data", str(replay_data)]
         if not open_browser:
             command.append("--no-open")
         if replay is not None:
@@ -80,7 +97,7 @@ def human_seats(web: bool, replay: Path | None, open_browser: bool = True) -> It
     process = subprocess.Popen(command, env=dict(os.environ))
     try:
         url = _wait_started(process, sock, url_file)
-        yield HumanSeats(process, f"unix:{sock}", url, end_file)
+        yield HumanSeats(process, f"unix:{sock}", url, end_file, replay_data)
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
@@ -93,8 +110,8 @@ def human_seats(web: bool, replay: Path | None, open_browser: bool = True) -> It
 
 
 def linger(seats: HumanSeats, limit_s: float) -> None:
-    """With --web: keep the page up until it has shown the end (at most `limit_s`;
-    Ctrl-C stops waiting)."""
+    """With --web: keep the page up until it has shown the replay page, self-contained
+    once loaded (at most `limit_s`; Ctrl-C stops waiting)."""
     deadline = time.monotonic() + limit_s
     try:
         while time.monotonic() < deadline and seats.process.poll() is None:

@@ -168,6 +168,12 @@ def play(
             if replay_out is not None and result.replay is not None:
                 save_replay(result.replay, replay_out, "--replay-out")
             if seats is not None and web:
+                if result.replay is not None:
+                    seats.write_replay_data(result.replay)
+                printer.console.print(
+                    f"the page and its replay stay up for {web_linger_s:.0f} s, "
+                    "until the replay page is open (Ctrl-C closes them)"
+                )
                 linger(seats, web_linger_s)
         if as_json:
             data = result.to_json()

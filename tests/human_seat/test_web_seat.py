@@ -35,13 +35,13 @@ def browser() -> Iterator[Any]:
 class Match:
     """``bullring play ... --web`` running in the background, and its page's address."""
 
-    def __init__(self, tmp_path: Path, variant: str) -> None:
+    def __init__(self, tmp_path: Path, variant: str, linger_s: int = 120) -> None:
         self.replay = tmp_path / "replay.json"
         self.out = (tmp_path / "out.txt").open("w")
         argv = bullring_argv(
             "play", variant, "--bot", "human", "--bot", RANDOM_BOT, "--seed", str(SEED),
             "--no-sandbox", "--setup-ms", "60000", "--web", "--no-browser",
-            "--replay-out", str(self.replay), "--web-linger-s", "120",
+            "--replay-out", str(self.replay), "--web-linger-s", str(linger_s),
         )  # fmt: skip
         self.process = subprocess.Popen(
             argv, cwd=tmp_path, stdout=self.out, stderr=subprocess.STDOUT, text=True
@@ -155,10 +155,18 @@ def test_a_whole_game_in_the_browser_through_a_reload(browser: Any, tmp_path: Pa
             choose_first(page)
             played += 1
         assert page.evaluate("document.body.dataset.status") == "over"
-        page.wait_for_selector("#replay-link", timeout=WAIT_MS)
-        assert page.get_attribute("#replay-link", "href") == "/replay"
+        page.wait_for_selector("#replay-page-link", timeout=WAIT_MS)
+        assert page.get_attribute("#replay-link", "href") == "/replay"  # the file
         assert "rank" in page.locator("#end").inner_text()
         page.screenshot(path=str(tmp_path / "end.png"), full_page=True)
+        # The match's replay page: the leaderboard's viewer on this match's data.
+        page.click("#replay-page-link")
+        page.wait_for_selector("#decisions li", state="attached", timeout=WAIT_MS)
+        assert page.locator("#decisions li").count() == len(
+            json.loads(match.replay.read_text())["decisions"]
+        )
+        page.click("#last")
+        page.screenshot(path=str(tmp_path / "replay.png"), full_page=True)
     finally:
         page.close()
         code = match.finish()
@@ -175,7 +183,7 @@ def test_a_whole_game_in_the_browser_through_a_reload(browser: Any, tmp_path: Pa
 def test_a_misclick_is_refused_with_a_message_and_never_sent(browser: Any, tmp_path: Path) -> None:
     # Logic opens with a draft: from the second draft on, the hand holds cards that
     # cannot be played while drafting.
-    match = Match(tmp_path, "6nimmt-logic:rounds=1")
+    match = Match(tmp_path, "6nimmt-logic:rounds=1", linger_s=1)
     page = browser.new_page()
     try:
         page.goto(match.url)
