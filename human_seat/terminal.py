@@ -101,7 +101,9 @@ class TerminalDesk:
 
     def __init__(self, stdin: TextIO | None = None, console: Console | None = None) -> None:
         self.stdin = stdin or sys.stdin
-        self.console = console or Console(highlight=False)
+        # Standard error: the table is for the person, standard output for the match's
+        # results (bullring play --json stays parseable).
+        self.console = console or Console(highlight=False, stderr=True)
         self.lock = threading.Lock()
         self.closed = False
 

@@ -235,3 +235,16 @@ def test_a_script_plays_a_whole_game_with_empty_lines(tmp_path: Path) -> None:
     assert "Traceback" not in done.stdout + done.stderr
     human = human_decisions(tmp_path)
     assert human and all(d["choice"] == 0 and not d["fault"] for d in human)
+
+
+def test_json_output_stays_parseable_with_a_human_seat(tmp_path: Path) -> None:
+    argv = bullring_argv(
+        "play", "6nimmt:rounds=1", "--bot", "human", "--bot", RANDOM_BOT, "--seed", "5",
+        "--no-sandbox", "--setup-ms", "60000", "--json",
+    )  # fmt: skip
+    done = subprocess.run(
+        argv, cwd=tmp_path, input="\n" * 200, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["bots"] == ["human@1", "random_bot@1.0"]
+    assert "your hand" in done.stderr  # the table, for the person
