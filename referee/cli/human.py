@@ -9,17 +9,20 @@ a human seat is a seat like any other. The referee imports nothing of it.
 from __future__ import annotations
 
 import base64
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from referee.replay.digest import packed_digest
 from referee.replay.model import Replay
@@ -94,6 +97,7 @@ def human_seats(web: bool, replay: Path | None, open_browser: bool = True) -> It
             command.append("--no-open")
         if replay is not None:
             command += ["--replay-page", str(replay.resolve())]
+    terminal = _terminal_mode()
     process = subprocess.Popen(command, env=dict(os.environ))
     try:
         url = _wait_started(process, sock, url_file)
@@ -107,6 +111,19 @@ def human_seats(web: bool, replay: Path | None, open_browser: bool = True) -> It
                 process.kill()
                 process.wait(STOP_TIMEOUT_S)
         shutil.rmtree(folder, ignore_errors=True)
+        if terminal is not None:  # however the process ended, the terminal as it was
+            with contextlib.suppress(termios.error, OSError):
+                termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, terminal)
+
+
+def _terminal_mode() -> list[Any] | None:
+    """This terminal's settings (the human seat changes them while it asks), or None."""
+    try:
+        if sys.stdin.isatty():
+            return termios.tcgetattr(sys.stdin.fileno())
+    except (termios.error, OSError, ValueError):
+        pass
+    return None
 
 
 def linger(seats: HumanSeats, limit_s: float) -> None:
