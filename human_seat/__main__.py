@@ -58,6 +58,11 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
                 web.open_browser()
         else:
             desk = TerminalDesk()
+            if terminal_mode is not None:  # keys pressed while the bots think: not drawn
+                quiet = list(terminal_mode)
+                quiet[3] &= ~termios.ECHO
+                with contextlib.suppress(termios.error):
+                    termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, quiet)
         server = BotServer(lambda: HumanBot(desk), args.listen, max_workers=8)
         server.start()
         signals.wait()
