@@ -25,7 +25,8 @@ check: lint typecheck fast
 # The rules, the SDK, the wire and the import contract: no sandboxed bot, browser or Node.js.
 FAST_TESTS := tests/sdk tests/test_architecture.py tests/test_codec_split.py \
 	tests/test_doc_links.py tests/test_errors.py tests/test_merge_markers.py \
-	tests/test_opponents.py tests/test_strength.py
+	tests/test_opponents.py tests/test_strength.py \
+	tests/human_seat/test_table.py tests/human_seat/test_web_desk.py
 
 fast: $(STAMP)
 	$(BIN)/pytest -q -n auto -m "not slow and not serial" $(FAST_TESTS)

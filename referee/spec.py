@@ -104,6 +104,9 @@ class MatchSpec:
     # Its bots' processes end with it, never pooled for another match: a duplicate deal is
     # played in several seatings, and a process that saw it must not play it again.
     single_use: bool = False
+    # Seats on no clock (a person's seat in ``bullring play``): their decisions have no
+    # deadline and draw on no time bank; every other seat keeps ``clock``.
+    unclocked_seats: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         if self.seeds is not None and len(self.seeds.hints) != len(self.bots):
@@ -121,6 +124,10 @@ class MatchSpec:
         """The seed the engine deals this match from."""
         return self.derived_seeds.deal
 
+    def clocked(self, seat: int) -> bool:
+        """Whether `seat`'s decisions are held to the clock."""
+        return self.clock.enabled and seat not in self.unclocked_seats
+
     def seed_hint(self, seat: int) -> int:
         """The seed hint StartMatch gives `seat`."""
         return self.derived_seeds.hint(seat)
@@ -136,6 +143,8 @@ class MatchSpec:
         }
         if self.seeds is not None:
             data["seeds"] = {"deal": self.seeds.deal, "hints": list(self.seeds.hints)}
+        if self.unclocked_seats:
+            data["unclocked_seats"] = sorted(self.unclocked_seats)
         return data
 
     @classmethod
@@ -153,4 +162,5 @@ class MatchSpec:
                 if seeds
                 else None
             ),
+            unclocked_seats=frozenset(int(s) for s in data.get("unclocked_seats") or ()),
         )

@@ -28,6 +28,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "leaderboard": frozenset({"referee", "sdk"}),
     "arena": frozenset({"referee", "leaderboard", "sdk"}),
     "bullring_cli": frozenset({"arena", "referee", "leaderboard", "sdk"}),
+    "human_seat": frozenset({"sdk"}),  # a bot process, started by `bullring play`
 }
 # The layers inside each package, top first: a module may import its own layer and the
 # ones below it. A layer is a list of module names; a name stands for itself and, when it
@@ -110,6 +111,7 @@ LAYERS: dict[str, list[list[str]]] = {
             "referee.cli.replay",
         ],
         [
+            "referee.cli.human",
             "referee.cli.options",
             "referee.cli.output",
             "referee.cli.progress",
@@ -180,6 +182,12 @@ LAYERS: dict[str, list[list[str]]] = {
     "bullring_cli": [
         ["bullring_cli.app"],
         ["bullring_cli.demo", "bullring_cli.new_bot", "bullring_cli.help_format"],
+    ],
+    "human_seat": [
+        ["human_seat.__main__"],
+        ["human_seat.terminal", "human_seat.web"],
+        ["human_seat.bot"],
+        ["human_seat.table"],
     ],
     "example_bots": [
         ["example_bots.winner_bot", "example_bots.gym_env"],

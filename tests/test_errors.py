@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from human_seat.bot import SeatClosed
 from leaderboard.build import BuildError
 from referee.bots.manifest import ManifestError
 from referee.bots.process import BotStartError
+from referee.cli.human import HumanSeatError
 from referee.decompress import DecompressError
 from referee.league.config import LeagueFileError
 from referee.league.keyfile import LeagueKeyError
@@ -30,6 +32,8 @@ ERRORS: dict[type[Exception], type[Exception]] = {
     EngineCheckError: AssertionError,
     ReplayError: ValueError,
     BotStartError: Exception,
+    HumanSeatError: Exception,
+    SeatClosed: Exception,
     LeagueFileError: ValueError,
     LeagueKeyError: RuntimeError,
     LeagueError: RuntimeError,

@@ -173,6 +173,7 @@ class MatchRunner:
     ) -> tuple[int, float, Fault | None]:
         """One decision of a live seat, on its clock: (choice, ms taken, fault or None)."""
         clock = self.clock
+        clocked = self.spec.clocked(seat.index)
         bank = int(seat.bank_ms)
         history_len = len(view.header.history)
         offset = min(seat.history_sent, history_len) if seat.history_deltas else 0
@@ -182,15 +183,15 @@ class MatchRunner:
             seat.decisions,
             view,
             options,
-            clock.decision_ms if clock.enabled else 0,
-            bank if clock.enabled else 0,
+            clock.decision_ms if clocked else 0,
+            bank if clocked else 0,
             offset,
         )
-        timeout = (clock.decision_ms + bank) / 1000.0 if clock.enabled else None
+        timeout = (clock.decision_ms + bank) / 1000.0 if clocked else None
         assert seat.client is not None
         answer = await seat.client.decide(request, seat.decisions, n, timeout)
         ms, choice = answer.ms, answer.choice
-        if clock.enabled:
+        if clocked:
             seat.bank_ms = max(0.0, seat.bank_ms - max(0.0, ms - clock.decision_ms))
         if isinstance(choice, Fault):
             if choice.kind == FaultKind.TIMEOUT:
@@ -259,6 +260,7 @@ class MatchRunner:
 
     def match_info(self, seat: int) -> MatchInfo:
         clock = self.clock
+        clocked = self.spec.clocked(seat)
         return MatchInfo(
             match_id=self.spec.match_id,
             variant=self.variant.preset.name,
@@ -266,8 +268,8 @@ class MatchRunner:
             seat=seat,
             players=len(self.seats),
             player_names=tuple(b.name for b in self.spec.bots),
-            decision_ms=clock.decision_ms if clock.enabled else 0,
-            time_bank_ms=clock.time_bank_ms if clock.enabled else 0,
+            decision_ms=clock.decision_ms if clocked else 0,
+            time_bank_ms=clock.time_bank_ms if clocked else 0,
             setup_ms=clock.setup_ms,
             seed_hint=self.spec.seed_hint(seat),
         )
