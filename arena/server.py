@@ -40,6 +40,7 @@ BODY_TIMEOUT_S = 300.0  # the longest an upload's body may take in all
 API = "/api/v1"
 BUSY = "busy: the check queue is full, retry later"
 MAX_FAULTS = 50  # the last ones shown of a version
+MAX_LOGS = 20  # the last log tails shown of a bot (each at most referee.bots.log.TAIL_BYTES)
 
 
 def refuse(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -209,6 +210,7 @@ class Arena:
         versions = []
         ratings, faults = self._league_rows(name)
         detail = mine or self.config.public_logs
+        logs = self._logs(name) if detail else {}
         for upload in self.db.uploads(bot=name):
             public = upload.state in ("active", "retired")
             if not (mine or public):
@@ -230,6 +232,8 @@ class Arena:
             item.update(ratings.get(upload.key, {}))
             if detail and upload.key in faults:  # what its faults said: its author only
                 item["faults"] = faults[upload.key][-MAX_FAULTS:]
+            if detail and upload.key in logs:  # what it printed in its matches: likewise
+                item["logs"] = logs[upload.key]
             versions.append(item)
         if not versions:
             return refuse(404, f"no bot {name} here")
@@ -266,6 +270,20 @@ class Arena:
         except StoreError:
             return found, faults
         return found, faults
+
+    def _logs(self, name: str) -> dict[str, list[dict[str, Any]]]:
+        """The last log tails the league kept of each version of bot `name` (match, seat,
+        what it printed made printable, and how much it printed), by version."""
+        found: dict[str, list[dict[str, Any]]] = {}
+        if not self.config.store.is_file():
+            return found
+        try:
+            with LeagueStore.open_readonly(self.config.store) as store:
+                for log in store.logs_of(name, MAX_LOGS):
+                    found.setdefault(log.bot, []).append(log.to_json())
+        except StoreError:
+            return {}
+        return found
 
     # --- schema ------------------------------------------------------------------------
 

@@ -286,6 +286,26 @@ class StoreReads:
             for row in self.db.execute(query + " ORDER BY seat", args)
         ]
 
+    def logs_of(self, name: str, limit: int) -> list[StoredLog]:
+        """The last `limit` log tails kept of every version of bot `name` (newest last)."""
+        if not self._has_logs():
+            return []
+        rows = self.db.execute(
+            "SELECT match_id, seat, bot, total, data FROM logs"
+            " WHERE substr(bot, 1, length(?) + 1) = ? || '@' ORDER BY rowid DESC LIMIT ?",
+            (name, name, limit),
+        ).fetchall()
+        return [
+            StoredLog(
+                str(row["match_id"]),
+                int(row["seat"]),
+                str(row["bot"]),
+                int(row["total"]),
+                inflate(row["data"], TAIL_BYTES),
+            )
+            for row in reversed(rows)
+        ]
+
     def bot_logs(self, match_id: str) -> dict[int, str]:
         """Each seat's log tail in a match as printable text (referee.bots.log.printable_log)."""
         return {log.seat: printable_log(log.data) for log in self.log_tails(match_id)}
