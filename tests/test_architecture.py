@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import importlib
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -500,23 +500,21 @@ def _within(module: str, roots: Sequence[str]) -> bool:
     return any(module == root or module.startswith(root + ".") for root in roots)
 
 
-def test_only_the_cli_imports_cli_modules() -> None:
+def imports_into(targets: Sequence[str], allowed: Callable[[str], bool]) -> list[str]:
+    """Each import of a module under `targets` by a module that `allowed` refuses."""
     graph = module_graph(modules())
-    wrong = [
+    return [
         f"{module} imports {target}"
-        for module, targets in sorted(graph.items())
-        for target in sorted(targets)
-        if _within(target, CLI) and not _within(module, CLI)
+        for module, imported in sorted(graph.items())
+        for target in sorted(imported)
+        if _within(target, targets) and not allowed(module)
     ]
-    assert wrong == []
+
+
+def test_only_the_cli_imports_cli_modules() -> None:
+    assert imports_into(CLI, lambda module: _within(module, CLI)) == []
 
 
 def test_the_referee_and_the_site_never_import_the_bot_runtime() -> None:
-    graph = module_graph(modules())
-    wrong = [
-        f"{module} imports {target}"
-        for module, targets in sorted(graph.items())
-        for target in sorted(targets)
-        if _within(module, ("referee", "leaderboard")) and _within(target, BOT_RUNTIME)
-    ]
-    assert wrong == []
+    referee_or_site = ("referee", "leaderboard")
+    assert imports_into(BOT_RUNTIME, lambda module: not _within(module, referee_or_site)) == []

@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from referee.sandbox.cgroups import alive
 from referee.sandbox.folders import bot_folder
 from referee.spec import BotSpec
 from sdk.errors import BullringError
@@ -279,16 +280,6 @@ def _resolved(stored: dict[str, Any], entry: Path) -> BotSpec:
     )
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 @dataclass(frozen=True)
 class ArchivedBot:
     """A bot whose folder is copied into the archive (or its staging area): `spec` runs
@@ -418,7 +409,7 @@ class BotArchive:
         with contextlib.suppress(OSError), os.scandir(self.root / STAGING) as entries:
             for entry in entries:
                 owner = entry.name.removeprefix("copy-").split("-", 1)[0]
-                if not owner.isdigit() or not _alive(int(owner)):
+                if not owner.isdigit() or not alive(int(owner)):
                     remove_tree(Path(entry.path))
 
     # --- checking ------------------------------------------------------------------------

@@ -275,16 +275,7 @@ class StoreReads:
         if seat is not None:
             query += " AND seat = ?"
             args += (seat,)
-        return [
-            StoredLog(
-                str(row["match_id"]),
-                int(row["seat"]),
-                str(row["bot"]),
-                int(row["total"]),
-                inflate(row["data"], TAIL_BYTES),
-            )
-            for row in self.db.execute(query + " ORDER BY seat", args)
-        ]
+        return [_stored_log(row) for row in self.db.execute(query + " ORDER BY seat", args)]
 
     def logs_of(self, name: str, limit: int) -> list[StoredLog]:
         """The last `limit` log tails kept of every version of bot `name` (newest last)."""
@@ -295,16 +286,7 @@ class StoreReads:
             " WHERE substr(bot, 1, length(?) + 1) = ? || '@' ORDER BY rowid DESC LIMIT ?",
             (name, name, limit),
         ).fetchall()
-        return [
-            StoredLog(
-                str(row["match_id"]),
-                int(row["seat"]),
-                str(row["bot"]),
-                int(row["total"]),
-                inflate(row["data"], TAIL_BYTES),
-            )
-            for row in reversed(rows)
-        ]
+        return [_stored_log(row) for row in reversed(rows)]
 
     def bot_logs(self, match_id: str) -> dict[int, str]:
         """Each seat's log tail in a match as printable text (referee.bots.log.printable_log)."""
@@ -346,3 +328,14 @@ class StoreReads:
             return None
         row = self.db.execute("SELECT data FROM digests WHERE match_id = ?", (match_id,)).fetchone()
         return None if row is None else bytes(row[0])
+
+
+def _stored_log(row: sqlite3.Row) -> StoredLog:
+    """A row of the logs table (match_id, seat, bot, total, data), its tail inflated."""
+    return StoredLog(
+        str(row["match_id"]),
+        int(row["seat"]),
+        str(row["bot"]),
+        int(row["total"]),
+        inflate(row["data"], TAIL_BYTES),
+    )
