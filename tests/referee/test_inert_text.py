@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 
 from tests.referee.bad_bots.hostile_text import HOSTILE, SHOWN
-from tests.referee.league.hostile_league import HOSTILE_BOT, QUIET, run_hostile_league
+from tests.referee.league.hostile_league import HOSTILE_BOT, run_hostile_league
 from tests.referee.league.leagues import REPO, bullring_argv
+from tests.referee.league.log_league import QUIET
 
 CRASHING_BOT = REPO / "tests" / "referee" / "bad_bots" / "hostile_text_crash.toml"
 # What a reader must find of the hostile text, each piece as the terminal shows it.

@@ -11,16 +11,20 @@ from tests.referee.league.leagues import REPO, bullring
 MARKER = REPO / "tests" / "referee" / "bad_bots" / "log_marker.toml"
 QUIET = REPO / "tests" / "referee" / "bad_bots" / "first_option.toml"  # prints nothing
 GAMES = 3
-# One worker: the marker bot's one process plays every match (a pooled process), so each
-# match's tail must hold only what it printed during that match.
-LOG_LEAGUE = f"""
+
+
+def two_bot_league(name: str, seed: int, games: int, bot: Path) -> str:
+    """A league file of `bot` against a bot that prints nothing, 6 nimmt! one round, roomy
+    clocks; its store is NAME.sqlite. One worker: the bot's one process plays every match
+    (a pooled process), so each match's log tail must hold only what it printed then."""
+    return f"""
 [league]
-name = "logs"
-seed = 5
+name = "{name}"
+seed = {seed}
 seats = 2
-games = {GAMES}
+games = {games}
 parallel = 1
-store = "logs.sqlite"
+store = "{name}.sqlite"
 
 [clock]
 decision_ms = 5000
@@ -32,20 +36,28 @@ id = "6nimmt"
 options = {{ rounds = 1 }}
 
 [[bots]]
-manifest = "{MARKER}"
+manifest = "{bot}"
 
 [[bots]]
 manifest = "{QUIET}"
 """
 
 
-def run_log_league(folder: Path, log_dir: Path | None = None) -> Path:
-    """Play the league in `folder` with ``bullring league run``; its league file."""
-    file = folder / "logs.toml"
-    file.write_text(LOG_LEAGUE, encoding="utf-8")
+def run_two_bot_league(
+    folder: Path, name: str, seed: int, games: int, bot: Path, log_dir: Path | None = None
+) -> Path:
+    """Play :func:`two_bot_league` in `folder` with ``bullring league run`` (every match
+    finished, no error); its league file."""
+    file = folder / f"{name}.toml"
+    file.write_text(two_bot_league(name, seed, games, bot), encoding="utf-8")
     extra = ["--log-dir", str(log_dir)] if log_dir is not None else []
     run = bullring("league", "run", str(file), "--no-progress", "--json", *extra, cwd=folder)
     assert run.returncode == 0, run.stderr
     summary = json.loads(run.stdout)
-    assert summary["errors"] == [] and summary["finished"] == GAMES, summary
+    assert summary["errors"] == [] and summary["finished"] == games, summary
     return file
+
+
+def run_log_league(folder: Path, log_dir: Path | None = None) -> Path:
+    """Play the marker bot's league in `folder`; its league file."""
+    return run_two_bot_league(folder, "logs", 5, GAMES, MARKER, log_dir)
