@@ -86,7 +86,8 @@ def test_sigterm_finishes_the_matches_in_flight_and_sigint_abandons_them(
         wait_finished(tmp_path, done + 10, server)
         assert stop_with(server.process, signal.SIGINT) == 130
         log = server_log(tmp_path, tail=0)
-        abandoned = re.search(r"ladder: interrupted; abandoned (\d+) match(?:es)? in flight(.*)", log)
+        said = r"ladder: interrupted; abandoned (\d+) match(?:es)? in flight(.*)"
+        abandoned = re.search(said, log)
         assert abandoned, log
         named = re.findall(r"lad-\d{6}", abandoned.group(2))
         assert len(named) == int(abandoned.group(1))
