@@ -1,4 +1,5 @@
-"""Ray: a league on a local Ray instance gives the same results as the local executor.
+"""Ray: a league on a local Ray instance gives the same results as the local executor; the
+executor pulls each match only when an actor is free for it.
 
 Run with ``pytest -m ray``. One Ray instance (num_cpus=2) is shared by the module.
 """
@@ -17,10 +18,12 @@ from pathlib import Path
 import pytest
 
 from referee.bots import grpc_tuning
+from referee.bots.manifest import load_manifest
 from referee.league.config import load_league
 from referee.league.executors import BUSY_TITLE, LocalExecutor, RayExecutor, RefereeRunner
 from referee.league.runner import LeagueRunner
-from tests.referee.league.leagues import SMALL, share_key, snapshot, write_league
+from referee.spec import ClockSpec, MatchSpec
+from tests.referee.league.leagues import FIRST_OPTION, SMALL, share_key, snapshot, write_league
 from tests.referee.league.test_resume import descendants, finished
 from tests.referee.league.test_worker_death import TOTAL, league_file
 from tests.referee.league.thieves import (
@@ -125,3 +128,45 @@ def test_a_ray_actor_killed_mid_match_costs_only_its_match(tmp_path: Path) -> No
     local = LeagueRunner(config, LocalExecutor(workers=2), tmp_path / "local.sqlite").run()
     assert local.played == TOTAL
     assert snapshot(store) == snapshot(tmp_path / "local.sqlite")
+
+
+class Pulls:
+    """Match specs handed out one `next()` at a time, noting in `events` each pull (and
+    the pull that found none left) among the outcomes the test notes there."""
+
+    def __init__(self, specs: list[MatchSpec], events: list[str]) -> None:
+        self.specs, self.events = iter(specs), events
+
+    def __iter__(self) -> Pulls:
+        return self
+
+    def __next__(self) -> MatchSpec:
+        try:
+            spec = next(self.specs)
+        except StopIteration:
+            self.events.append("end")
+            raise
+        self.events.append(f"pull {spec.match_id}")
+        return spec
+
+
+@pytest.mark.usefixtures("ray_instance")
+def test_ray_pulls_a_match_only_when_an_actor_is_free() -> None:
+    bot = load_manifest(FIRST_OPTION)
+    specs = [
+        MatchSpec(f"lazy-{i}", "6nimmt", {"rounds": "1"}, i, (bot, bot), ClockSpec(setup_ms=30000))
+        for i in range(6)
+    ]
+    events: list[str] = []
+    with RayExecutor(workers=2) as executor:
+        for outcome in executor.run(Pulls(specs, events)):
+            assert outcome.error is None and outcome.result is not None
+            events.append(f"done {outcome.spec.match_id}")
+    assert sorted(e for e in events if e.startswith("pull")) == [f"pull lazy-{i}" for i in range(6)]
+    assert sorted(e for e in events if e.startswith("done")) == [f"done lazy-{i}" for i in range(6)]
+    assert events.count("end") == 1 and events.index("end") > events.index("pull lazy-5")
+    for at in range(1, len(events) + 1):  # never more pulled than actors, beyond the outcomes
+        pulled = sum(e.startswith("pull") for e in events[:at])
+        done = sum(e.startswith("done") for e in events[:at])
+        assert pulled - done <= 2, events
+    assert events[:2] == ["pull lazy-0", "pull lazy-1"] and events[2].startswith("done")
