@@ -203,10 +203,12 @@ class TreeCache:
         target = self.archive.entry(digest)
         if digest in self.checked and target.is_dir():
             return target
-        if self._holds(digest):
+        self.prepare()  # first: a copy in a folder others may write could change after
+        held = self._holds(digest)
+        if held:
             return target
-        self.prepare()
-        remove_tree(target)  # absent, or altered since it was unpacked: unpack it again
+        if held is False:  # altered since it was unpacked: unpack it again
+            remove_tree(target)
         try:
             staging = Path(tempfile.mkdtemp(prefix=f"copy-{os.getpid()}-", dir=self._staging()))
         except OSError as error:
@@ -236,10 +238,12 @@ class TreeCache:
         finally:
             remove_tree(staging)  # gone if it was renamed into place
 
-    def _holds(self, digest: str) -> bool:
-        """Whether the cache holds the tree `digest` as it should (then noted as checked)."""
+    def _holds(self, digest: str) -> bool | None:
+        """Whether the cache holds the tree `digest` as it should (then noted as checked):
+        None if it holds no copy of it, False if its copy is altered. (An absent copy is
+        never removed: another worker may put it there meanwhile.)"""
         if not self.archive.entry(digest).is_dir():
-            return False
+            return None
         with contextlib.suppress(ArchiveError):
             if tree_hash(self.archive.entries(digest)) == digest:
                 self.checked.add(digest)
