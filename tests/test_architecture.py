@@ -121,9 +121,9 @@ LAYERS: dict[str, list[list[str]]] = {
         ["referee.cli.errors"],
     ],
     "referee.league": [
-        ["referee.league.status", "referee.league.replays"],
+        ["referee.league.status", "referee.league.replays", "referee.league.ladder_runner"],
         ["referee.league.runner"],
-        ["referee.league.executors", "referee.league.keyfile"],
+        ["referee.league.executors", "referee.league.keyfile", "referee.league.ladder"],
         [
             "referee.league.store",
             "referee.league.local_pool",
@@ -180,8 +180,8 @@ LAYERS: dict[str, list[list[str]]] = {
     "arena": [
         ["arena.cli"],
         ["arena.server", "arena.client"],
-        ["arena.checker"],
-        ["arena.uploads", "arena.db"],
+        ["arena.checker", "arena.background", "arena.ladder"],
+        ["arena.uploads", "arena.db", "arena.lifeline"],
         ["arena.config"],
     ],
     "bullring_cli": [

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from referee.bots import grpc_tuning
 from referee.league.archive import ArchiveError
-from referee.league.local_pool import Done, ProcessPool
+from referee.league.local_pool import POLL_S, Done, ProcessPool
 from referee.league.shipping import (
     ShipmentError,
     TreeCache,
@@ -172,9 +172,12 @@ class Executor(abc.ABC):
         """Start workers (called once, before the first :meth:`run`)."""
 
     @abc.abstractmethod
-    def run(self, specs: Iterable[MatchSpec]) -> Iterator[MatchAttempt]:
-        """Play every match; yield each outcome as soon as it is known. `specs` is pulled
-        lazily: the next match only when a worker is free for it."""
+    def run(self, specs: Iterable[MatchSpec | None]) -> Iterator[MatchAttempt]:
+        """Play every match; yield each outcome as soon as it is known.
+
+        `specs` is pulled lazily, the next match only when a worker is free for it, so a
+        caller (the ladder) can choose each match as late as possible; a None from it
+        means "no match just now, ask again soon"."""
 
     @abc.abstractmethod
     def close(self) -> None:
@@ -291,15 +294,18 @@ class LocalExecutor(Executor):
             self.attempts,
         )
 
-    def run(self, specs: Iterable[MatchSpec]) -> Iterator[MatchAttempt]:
+    def run(self, specs: Iterable[MatchSpec | None]) -> Iterator[MatchAttempt]:
         if self._inline is not None:
             for spec in specs:
+                if spec is None:
+                    time.sleep(POLL_S)
+                    continue
                 yield self._inline.run(spec)
             return
         pool = self._pool
         assert pool is not None, "start() the executor first"
         seen = len(pool.deaths)
-        for ended in pool.run(list(specs)):
+        for ended in pool.run(specs):
             for death in pool.deaths[seen:]:
                 self.deaths.append(_death_note(death.task.match_id, death.how, death.retried))
             seen = len(pool.deaths)
@@ -410,10 +416,11 @@ class RayExecutor(Executor):
         actor_class = self._actor_class.options(**options)
         return actor_class.remote(self.factory, grpc_tuning.bot_env(), self.cache)
 
-    def run(self, specs: Iterable[MatchSpec]) -> Iterator[MatchAttempt]:
+    def run(self, specs: Iterable[MatchSpec | None]) -> Iterator[MatchAttempt]:
         """Pull the next match from `specs` only when an actor is idle (a match whose
         actor died goes first), yield each outcome as it comes, and once `specs` is
-        exhausted finish the matches in flight."""
+        exhausted finish the matches in flight. A None from `specs` ("no match just now"):
+        wait up to POLL_S for an outcome, then ask again."""
         import ray
         from ray import exceptions
 
@@ -426,14 +433,19 @@ class RayExecutor(Executor):
         running: dict[Any, tuple[Any, MatchSpec, int]] = {}  # ref -> actor, match, tries
         idle = list(self._actors)
         while True:
-            while idle and (retries or more):
+            asked_none = False
+            while idle and (retries or more) and not asked_none:
                 if retries:
                     spec, tries = retries.popleft()
                 else:
-                    pulled = next(pending, None)
-                    if pulled is None:
+                    pulled = next(pending, _END)
+                    if pulled is _END:
                         more = False
                         break
+                    if pulled is None:
+                        asked_none = True
+                        break
+                    assert isinstance(pulled, MatchSpec)
                     spec, tries = pulled, 0
                 try:
                     shipments = self._shipments(spec)
@@ -444,8 +456,13 @@ class RayExecutor(Executor):
                 actor = idle.pop()
                 running[actor.run.remote(spec, shipments)] = (actor, spec, tries + 1)
             if not running:
-                return
-            done, _ = ray.wait(list(running), num_returns=1)
+                if not more and not retries:
+                    return
+                if asked_none:
+                    time.sleep(POLL_S)
+                continue
+            timeout = POLL_S if asked_none else None
+            done, _ = ray.wait(list(running), num_returns=1, timeout=timeout)
             for ref in done:
                 actor, spec, tries = running.pop(ref)
                 try:
@@ -571,6 +588,9 @@ class _RayWorker:
 
     def close(self) -> None:
         self.worker.close()
+
+
+_END: Any = object()  # what next() gives once the matches are exhausted
 
 
 def make_executor(
