@@ -131,16 +131,23 @@ def test_a_ray_actor_killed_mid_match_costs_only_its_match(tmp_path: Path) -> No
 
 
 class Pulls:
-    """Match specs handed out one `next()` at a time, noting in `events` each pull (and
+    """Match specs handed out one `next()` at a time, each after a None ("no match just
+    now", as a ladder says when it has none to draw), noting in `events` each pull (and
     the pull that found none left) among the outcomes the test notes there."""
 
     def __init__(self, specs: list[MatchSpec], events: list[str]) -> None:
         self.specs, self.events = iter(specs), events
+        self.nones = 0
+        self.said_none = False
 
     def __iter__(self) -> Pulls:
         return self
 
-    def __next__(self) -> MatchSpec:
+    def __next__(self) -> MatchSpec | None:
+        if not self.said_none:
+            self.said_none, self.nones = True, self.nones + 1
+            return None
+        self.said_none = False
         try:
             spec = next(self.specs)
         except StopIteration:
@@ -151,19 +158,21 @@ class Pulls:
 
 
 @pytest.mark.usefixtures("ray_instance")
-def test_ray_pulls_a_match_only_when_an_actor_is_free() -> None:
+def test_ray_pulls_a_match_only_when_an_actor_is_free_and_asks_again_after_a_none() -> None:
     bot = load_manifest(FIRST_OPTION)
     specs = [
         MatchSpec(f"lazy-{i}", "6nimmt", {"rounds": "1"}, i, (bot, bot), ClockSpec(setup_ms=30000))
         for i in range(6)
     ]
     events: list[str] = []
+    pulls = Pulls(specs, events)
     with RayExecutor(workers=2) as executor:
-        for outcome in executor.run(Pulls(specs, events)):
+        for outcome in executor.run(pulls):
             assert outcome.error is None and outcome.result is not None
             events.append(f"done {outcome.spec.match_id}")
     assert sorted(e for e in events if e.startswith("pull")) == [f"pull lazy-{i}" for i in range(6)]
     assert sorted(e for e in events if e.startswith("done")) == [f"done lazy-{i}" for i in range(6)]
+    assert pulls.nones == 7  # asked again after each None, and the end found after one
     assert events.count("end") == 1 and events.index("end") > events.index("pull lazy-5")
     for at in range(1, len(events) + 1):  # never more pulled than actors, beyond the outcomes
         pulled = sum(e.startswith("pull") for e in events[:at])

@@ -4,8 +4,11 @@ one node and gives the same results as the local executor; its archived bots are
 to the nodes through Ray and run from each node's bot cache, and a tree altered after it
 was registered is refused there; Ray says nothing about gRPC experiments it does not know.
 
-Run with ``pytest -m ray``. Two small leagues (24 and 3 matches) and one cluster: it costs
-the cluster's start (Ray's processes) and a few seconds of matches.
+A ladder (referee/league/ladder_runner.py) plays a fixed number of matches there too, each
+drawn when an actor is free, with its bots shipped the same way.
+
+Run with ``pytest -m ray``. Two small leagues (24 and 3 matches), a 6-match ladder and one
+cluster: it costs the cluster's start (Ray's processes) and a few seconds of matches.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from referee.bots.manifest import load_manifest
 from referee.league.archive import archive_path, live_tree
 from referee.league.config import load_league
 from referee.league.executors import LocalExecutor, RayExecutor, RefereeRunner
+from referee.league.ladder_runner import LadderRunner
 from referee.league.runner import LeagueRunner, Progress
 from referee.league.store import LeagueStore
 from referee.replay.result import MatchResult
@@ -233,6 +237,62 @@ def test_a_bot_tree_altered_after_it_was_registered_is_refused_on_the_node(
     assert set(notes_of(notes)) == {"tamper-000001", "tamper-000002", "tamper-000003"} - unplayed
     assert registered not in {p.name for p in cache.iterdir()}  # nothing of it is kept
     assert list((cache / ".staging").iterdir()) == []
+
+
+LADDER = """
+[league]
+name = "lad"
+seed = 29
+seats = 3
+games = 1
+parallel = 3
+store = "lad.sqlite"
+
+[clock]
+decision_ms = 5000
+setup_ms = 20000
+
+[[variants]]
+id = "6nimmt"
+options = { rounds = 1 }
+"""
+LADDER_MATCHES = 6
+
+
+def test_a_ladder_on_the_cluster_draws_as_actors_free_up_and_ships_its_bots(
+    cluster: Any, tmp_path: Path
+) -> None:
+    league = tmp_path / "lad.toml"
+    league.write_text(LADDER + bots_toml(["a", "b"]) + f'[[bots]]\nmanifest = "{WHERE_AM_I}"\n')
+    notes = tmp_path / "nodes"
+    notes.mkdir()
+    cache = tmp_path / "node-cache"
+    factory = functools.partial(NodeNotingRunner, notes)
+    executor = RayExecutor(factory, workers=3, address=cluster.address, cache=str(cache))
+    store = tmp_path / "lad.sqlite"
+    lines: list[str] = []
+    ladder = LadderRunner(
+        load_league(league), executor=executor, store_path=store, log=lines.append
+    )
+    summary = ladder.run(limit=LADDER_MATCHES)
+    assert summary.errors == [] and summary.played == LADDER_MATCHES, lines
+    assert ladder.in_flight == {}
+    with LeagueStore.open_readonly(store) as db:
+        assert db.counts() == (LADDER_MATCHES, LADDER_MATCHES)  # finished, scheduled
+        said = [
+            log.data.decode()
+            for match in db.matches()
+            for log in db.log_tails(match.match_id)
+            if log.bot == "where_am_i@1"
+        ]
+    noted = notes_of(notes)
+    assert len(noted) == LADDER_MATCHES
+    digest, _ = live_tree(load_manifest(WHERE_AM_I))
+    shipped = cache / digest / "tests" / "referee" / "bad_bots"
+    for _, manifests in noted.values():
+        assert {Path(m).parent for m in manifests} == {shipped}
+    ran_from = {line for text in said for line in re.findall(f"{PREFIX}(.*)", text)}
+    assert len(said) == LADDER_MATCHES and ran_from == {str(shipped / "where_am_i.py")}
 
 
 def test_a_league_without_an_address_starts_a_ray_of_its_own_beside_a_running_one(
