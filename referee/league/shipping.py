@@ -63,11 +63,15 @@ def default_cache_root() -> Path:
 def archived_entry(bot: BotSpec) -> Path:
     """The archive folder that `bot` runs from (its manifest's ancestor named by its tree
     hash); ShipmentError if it runs no archived copy."""
-    if bot.tree_hash and bot.manifest:
-        for folder in Path(bot.manifest).parents:
-            if folder.name == bot.tree_hash:
-                return folder
-    raise ShipmentError(f"bot {bot.key} runs no archived copy, so there is nothing to ship")
+    if not bot.tree_hash or not bot.manifest:
+        raise ShipmentError(f"bot {bot.key} runs no archived copy, so there is nothing to ship")
+    for folder in Path(bot.manifest).parents:
+        if folder.name == bot.tree_hash:
+            return folder
+    raise ShipmentError(
+        f"bot {bot.key}: its manifest {bot.manifest} is not in an archive folder named by "
+        f"its tree hash {bot.tree_hash}, so it cannot be shipped"
+    )
 
 
 def pack_tree(entry: Path) -> bytes:

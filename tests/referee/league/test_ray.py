@@ -13,6 +13,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,28 @@ def test_ray_pulls_a_match_only_when_an_actor_is_free_and_asks_again_after_a_non
         done = sum(e.startswith("done") for e in events[:at])
         assert pulled - done <= 2, events
     assert events[:2] == ["pull lazy-0", "pull lazy-1"] and events[2].startswith("done")
+
+
+@pytest.mark.usefixtures("ray_instance")
+def test_a_bot_whose_archived_copy_cannot_be_found_is_refused_before_any_actor(
+    tmp_path: Path,
+) -> None:
+    """A spec naming a tree hash whose archive folder is not where its manifest lies: the
+    league process cannot ship it, so the match is an error at once (no actor spent), and
+    the next match plays."""
+    bot = load_manifest(FIRST_OPTION)
+    lost = replace(bot, tree_hash="f" * 64)
+    clock = ClockSpec(setup_ms=30000)
+    specs = [
+        MatchSpec("lost-0", "6nimmt", {"rounds": "1"}, 1, (bot, lost), clock),
+        MatchSpec("lost-1", "6nimmt", {"rounds": "1"}, 2, (bot, bot), clock),
+    ]
+    with RayExecutor(workers=1, cache=str(tmp_path / "cache")) as executor:
+        refused, played = list(executor.run(specs))
+    assert refused.spec.match_id == "lost-0" and refused.result is None
+    assert refused.error == (
+        f"bot {lost.key}: its manifest {lost.manifest} is not in an archive folder named by "
+        f"its tree hash {'f' * 64}, so it cannot be shipped"
+    )
+    assert played.spec.match_id == "lost-1" and played.error is None
+    assert not (tmp_path / "cache").exists()  # nothing was shipped
