@@ -180,7 +180,7 @@ LAYERS: dict[str, list[list[str]]] = {
     "arena": [
         ["arena.cli"],
         ["arena.server", "arena.client"],
-        ["arena.checker", "arena.background", "arena.ladder"],
+        ["arena.checker", "arena.background", "arena.ladder", "arena.games", "arena.play_page"],
         ["arena.uploads", "arena.db", "arena.lifeline"],
         ["arena.config"],
     ],
