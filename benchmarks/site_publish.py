@@ -59,12 +59,14 @@ def new_store(path: Path) -> None:
         store.register_bots(league.bots)
 
 
-def schedule(path: Path, count: int, seed: int) -> list[int]:
-    """Schedule `count` more matches (seeded variants, seats and deals); their seqs."""
+def schedule(path: Path, count: int, seed: int, bots: Sequence[BotSpec] = ()) -> list[int]:
+    """Schedule `count` more matches (seeded variants, seats and deals) of the league's
+    bots and `bots` (registered first: new versions, say); their seqs."""
     league = config(path)
     rng = random.Random(seed)
-    keys = [b.key for b in league.bots]
+    keys = [b.key for b in (*league.bots, *bots)]
     with LeagueStore.open(path) as store:
+        store.register_bots(bots)
         first = store.counts()[1]
         planned = []
         for n in range(first, first + count):
@@ -82,9 +84,9 @@ def finish(path: Path, seqs: Sequence[int], at: float | None = None) -> None:
     transaction each, in that order (finished_at `at`, `at` + 1, ... when given); then
     rate each variant's finished prefix in schedule order, as the league's runner does."""
     league = config(path)
-    by_key = {b.key: b for b in league.bots}
     clock = time.time() if at is None else at
     with LeagueStore.open(path) as store:
+        by_key = store.bot_specs()
         rows = {row.seq: row for row in store.matches(status="scheduled")}
         for n, seq in enumerate(seqs):
             row = rows[seq]

@@ -219,7 +219,7 @@ def read_site(
     with store_errors(store.path, only_reads=True):
         marks = {table: state.number(f"mark:{table}") for table in MARKED}
         check_rows(store, marks if state.get("store") else None)
-        synced = state.sync(store)
+        synced = state.sync(store, public_logs)
         if synced.reset:  # the state was emptied: every row is read, so every row is checked
             check_rows(store)
         return synced, state.site(store, synced, about=about, public_logs=public_logs)

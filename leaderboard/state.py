@@ -176,11 +176,13 @@ class SiteState:
 
     # --- reading the store --------------------------------------------------------------
 
-    def sync(self, store: LeagueStore) -> Synced:
+    def sync(self, store: LeagueStore, public_logs: bool = True) -> Synced:
         """Read the store's rows that are new since the last sync, inside one read
-        transaction of the store (the caller's: see build.py), into the state."""
+        transaction of the store (the caller's: see build.py), into the state. Without
+        `public_logs` it keeps no fault's detail (what a bot's exception said), so nothing
+        the bots printed is under the site's folder at all."""
         db = store.db
-        fingerprint = _fingerprint(store)
+        fingerprint = _fingerprint(store, public_logs)
         reset = self.get("store") != fingerprint or _moved_back(self, db)
         if reset:
             self.reset()
@@ -202,7 +204,7 @@ class SiteState:
             (marks["results"], tops["results"]),
         ).fetchall()
         new = self._add_matches(rows, per_seat)
-        self._add_faults(faults, {m.match_id: m.variant for m in new})
+        self._add_faults(faults, {m.match_id: m.variant for m in new}, public_logs)
         self._add_ratings(db, marks["ratings"], tops["ratings"])
         if tops["logs"]:
             self.db.executemany(
@@ -296,7 +298,9 @@ class SiteState:
         )
         return new
 
-    def _add_faults(self, faults: Sequence[Sequence[Any]], variants: Mapping[str, str]) -> None:
+    def _add_faults(
+        self, faults: Sequence[Sequence[Any]], variants: Mapping[str, str], public_logs: bool
+    ) -> None:
         kinds: dict[tuple[str, str], int] = defaultdict(int)
         per_bot: dict[tuple[str, str], int] = defaultdict(int)
         for fid, match_id, seat, bot, kind, decision, detail in faults:
@@ -304,7 +308,7 @@ class SiteState:
             self.db.execute(
                 "INSERT OR IGNORE INTO faults(id, match_id, variant, seat, bot, decision, kind,"
                 " detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (fid, match_id, variant, seat, bot, decision, kind, detail),
+                (fid, match_id, variant, seat, bot, decision, kind, detail if public_logs else ""),
             )
             kinds[(str(bot), str(kind))] += 1
             per_bot[(variant, str(bot))] += 1
@@ -646,10 +650,13 @@ def _versions(
     return found
 
 
-def _fingerprint(store: LeagueStore) -> str:
+def _fingerprint(store: LeagueStore, public_logs: bool) -> str:
+    """What the state must be read again for when it changes: the league (its name,
+    schedule digest, creation time), whether its ranks are the file's, and whether the
+    site publishes what bots printed."""
     meta = store.meta()
     keys = ("name", "digest", "created_at", FORFEITS_RANKED_LAST)
-    return json.dumps([meta.get(k, "") for k in keys])
+    return json.dumps([*(meta.get(k, "") for k in keys), public_logs])
 
 
 def _top(db: sqlite3.Connection, table: str) -> int:

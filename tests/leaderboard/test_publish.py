@@ -30,6 +30,9 @@ from leaderboard.build import build_site
 from leaderboard.files import KILL_AT_ENV
 from leaderboard.from_store import iso_time
 from leaderboard.publish import BUILDS, CURRENT, SHARED, published
+from referee.league.store import LeagueStore
+from referee.spec import BotSpec
+from tests.leaderboard.conftest import RETIRED_BOT
 from tests.referee.league.leagues import REPO
 
 KEYS = {"build", "path", "matches", "new_matches", "newest_finished_at", "built_at", "seconds",
@@ -120,7 +123,7 @@ def test_a_publish_links_current_to_a_whole_build(store: Path, tmp_path: Path) -
     assert latest == (site / paths.match_list_page(1)).read_text()
     index = (site / "index.html").read_text()
     assert f'href="{paths.latest_matches_page()}"' in index
-    assert report["newest_finished_at"] in index and report["built_at"] in index
+    assert str(report["newest_finished_at"]) in index and str(report["built_at"]) in index
 
 
 def test_a_rebuild_reads_and_writes_only_what_is_new_and_equals_a_whole_build(
@@ -299,3 +302,46 @@ def test_the_last_hour_is_the_hour_before_the_newest_match(tmp_path: Path) -> No
     index = (root / CURRENT / "index.html").read_text()
     assert f'<time id="newest-finished">{iso_time(start + 7200 + 4)}</time>' in index
     assert f'<a href="{paths.last_hour_page()}">5 matches</a>' in index
+
+
+def test_a_bots_page_lists_every_version_of_its_name(site_dir: Path, store_path: Path) -> None:
+    """The demo league registers random_bot 1.0 and 1.1 (which retires 1.0): each version's
+    page lists both, with its registration time, its rating per variant and its status."""
+    with LeagueStore.open_readonly(store_path) as league:
+        registered = {b.spec.key: b.registered_at for b in league.bots()}
+        ratings = {
+            (v["id"], s.bot): s.rating for v in league.variants() for s in league.standings(v["id"])
+        }
+    versions = [key for key in registered if key.startswith("random_bot@")]
+    assert versions == [RETIRED_BOT, "random_bot@1.1"]
+    for key in versions:
+        html = (site_dir / paths.bot_page(key)).read_text()
+        table = html[html.index('<table class="versions">') : html.index("</table>")]
+        rows = table.split("<tr")[2:]
+        assert len(rows) == 2
+        for row, version in zip(rows, versions, strict=True):
+            assert f'href="../{paths.bot_page(version)}">{version.partition("@")[2]}</a>' in row
+            assert f"<time>{iso_time(registered[version])}</time>" in row
+            assert ("retired" in row) == (version == RETIRED_BOT)
+            assert ("current" in row) == (version != RETIRED_BOT)
+            assert (' class="this-version"' in row) == (version == key)
+            for (_, bot), rating in ratings.items():
+                if bot == version:
+                    assert f"{rating:.2f}" in row
+    assert "Versions" not in (site_dir / paths.bot_page("rules_bot@1.0")).read_text()
+
+
+def test_versions_rated_in_one_variant_share_a_chart(tmp_path: Path) -> None:
+    store, root = tmp_path / "league.sqlite", tmp_path / "root"
+    new_store(store)
+    newer = BotSpec("random", "2.0", endpoint="unix:/nonexistent")
+    finish(store, schedule(store, 16, seed=8, bots=[newer]))
+    publish_ok(store, root)
+    for key in ("random@1.0", "random@2.0"):
+        html = (root / CURRENT / paths.bot_page(key)).read_text()
+        assert html.count('aria-label="random: every version in ') >= 1
+        chart = html[html.index('aria-label="random: every version in ') :]
+        chart = chart[: chart.index("</svg>")]
+        assert "<title>random@1.0</title>" in chart and "<title>random@2.0</title>" in chart
+    retired = (root / CURRENT / paths.bot_page("random@1.0")).read_text()
+    assert 'href="random_2.0' in retired or paths.bot_page("random@2.0") in retired
