@@ -46,6 +46,7 @@ from leaderboard.build import (
     snapshot,
     write_site,
 )
+from leaderboard.pages import keep_compiled_templates
 from leaderboard.state import SiteState
 from referee.league.store import StoreError, store_errors
 from referee.terminal_text import inert_line
@@ -56,6 +57,7 @@ CURRENT = "current"
 BUILDS = "builds"
 SHARED = "shared"
 STATE = "state.sqlite"
+TEMPLATES = "templates.cache"  # the templates, compiled (leaderboard/pages.py)
 LOCK = ".lock"
 _BUILD_NAME = re.compile(r"^\d{6,}$")
 _SHARED_NAME = re.compile(r"^g\d{6,}$")
@@ -146,6 +148,7 @@ def publish(
     with (top / LOCK).open("a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one publish at a time; a killed one lets go
         tidy(top)
+        keep_compiled_templates(top / TEMPLATES)
         files.step()
         store = open_store(store_path)
         state = SiteState(top / STATE)
