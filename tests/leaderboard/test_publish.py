@@ -20,6 +20,8 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -345,3 +347,44 @@ def test_versions_rated_in_one_variant_share_a_chart(tmp_path: Path) -> None:
         assert "<title>random@1.0</title>" in chart and "<title>random@2.0</title>" in chart
     retired = (root / CURRENT / paths.bot_page("random@1.0")).read_text()
     assert 'href="random_2.0' in retired or paths.bot_page("random@2.0") in retired
+
+
+def test_a_static_server_serves_current_and_sees_each_new_build(
+    store: Path, tmp_path: Path
+) -> None:
+    """Served as an arena would serve it (Starlette's StaticFiles at ROOT/current, which
+    must follow the links: `follow_symlink=True`, under uvicorn on a loopback port), every
+    file of the published build answers, and a new build is served as soon as it is
+    published, with no restart."""
+    import httpx
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+    from starlette.staticfiles import StaticFiles
+
+    root = tmp_path / "root"
+    publish_ok(store, root)
+    files = StaticFiles(directory=root / CURRENT, html=True, follow_symlink=True)
+    app = Starlette(routes=[Mount("/", app=files)])
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(600):
+            if server.started:
+                break
+            time.sleep(0.05)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            names = sorted(site_files(root / CURRENT))
+            for name in names:
+                answer = client.get(f"/{name}")
+                assert answer.status_code == 200, name
+                assert answer.content == (root / CURRENT / name).read_bytes(), name
+            assert '<dd id="matches-played">24</dd>' in client.get("/").text
+            grow(store, 3, seed=9)
+            publish_ok(store, root)
+            assert '<dd id="matches-played">27</dd>' in client.get("/index.html").text
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
