@@ -251,7 +251,7 @@ def write_site(
     done = min(state.number("pages"), total)
     match_files = MatchFiles(shared, site.league, StoreReplays(store), workers, public_logs)
     with store_errors(store.path):
-        match_files.start(state.summaries(done + 1, total))
+        match_files.start(state.summaries(done + 1, total), fresh=done == 0)
     try:
         lists = SiteWriter(site.league, shared)
         size = paths.MATCH_LIST_PAGE_SIZE

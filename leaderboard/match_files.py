@@ -376,8 +376,11 @@ class MatchFiles:
         self._pending: list[Future[tuple[int, int]]] = []
         self.files = 0  # files written: pages, replay files, log tails
 
-    def start(self, matches: Sequence[MatchSummary]) -> None:
-        _remove_old_data_files(self.out)
+    def start(self, matches: Sequence[MatchSummary], fresh: bool = True) -> None:
+        """Write the pages of `matches`; `fresh`: the folder holds none of this state's
+        pages yet (a whole build), so what older builds left there is cleaned up."""
+        if fresh:
+            _remove_old_data_files(self.out)
         self.pages = len(matches)
         if len(matches) < PARALLEL_FROM or self.workers == 1:
             self.with_data, self.files = write_matches(self._job(matches))

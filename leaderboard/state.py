@@ -423,12 +423,10 @@ class SiteState:
         }
         names = {b.spec.key: (b.spec.name, b.spec.version) for b in registered}
         standings = tuple(self._standings(v, names, about_of, retired) for v in variants)
-        keys = [b.spec.key for b in registered]
-        keys += [
-            str(r[0])
-            for r in self.db.execute("SELECT bot FROM seen ORDER BY first, bot")
-            if str(r[0]) not in set(keys)
-        ]
+        keys = [b.spec.key for b in registered]  # then the keys only results name
+        known = set(keys)
+        seen = self.db.execute("SELECT bot FROM seen ORDER BY first, bot")
+        keys += [str(r[0]) for r in seen if str(r[0]) not in known]
         league = LeagueInfo(
             name=meta.get("name", store.path.stem),
             variants=tuple(str(v["id"]) for v in variants),
@@ -464,7 +462,7 @@ class SiteState:
     def series(self, variant: str, bot: str, count: int) -> RatingSeries:
         """A bot's rating series in a variant, thinned to at most charts.MAX_POINTS points
         (the first and the last kept): only those rows are read."""
-        numbers = [round(x) for x, _ in charts.thin([(i, 0.0) for i in range(1, count + 1)])]
+        numbers = thinned(count)
         rows = self.db.execute(
             "SELECT number, league_match, mu, sigma FROM points WHERE variant = ? AND bot = ?"
             f" AND number IN ({','.join('?' * len(numbers))}) ORDER BY number",
@@ -648,6 +646,15 @@ def _versions(
             )  # fmt: skip
         found[name] = (tuple(rows), tuple(series))
     return found
+
+
+def thinned(count: int, limit: int = charts.MAX_POINTS) -> list[int]:
+    """The numbers (1-based) of the points charts.thin keeps of `count`: at most `limit`,
+    evenly spaced, the first and the last kept; made without the points themselves."""
+    if count <= limit:
+        return list(range(1, count + 1))
+    step = (count - 1) / (limit - 1)
+    return [round(i * step) + 1 for i in range(limit)]
 
 
 def _fingerprint(store: LeagueStore, public_logs: bool) -> str:

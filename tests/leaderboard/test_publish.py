@@ -27,11 +27,12 @@ from pathlib import Path
 import pytest
 
 from benchmarks.site_publish import finish, grow, new_store, schedule
-from leaderboard import paths
+from leaderboard import charts, paths
 from leaderboard.build import build_site
 from leaderboard.files import KILL_AT_ENV
 from leaderboard.from_store import iso_time
 from leaderboard.publish import BUILDS, CURRENT, SHARED, published
+from leaderboard.state import thinned
 from referee.league.store import LeagueStore
 from referee.spec import BotSpec
 from tests.leaderboard.conftest import RETIRED_BOT
@@ -388,3 +389,10 @@ def test_a_static_server_serves_current_and_sees_each_new_build(
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+def test_the_thinned_numbers_are_the_points_a_chart_keeps() -> None:
+    """state.thinned picks the rows to read without making every point first."""
+    for count in (0, 1, 7, 240, 241, 1000, 54_321):
+        kept = charts.thin([(n, 0.0) for n in range(1, count + 1)])
+        assert thinned(count) == [round(x) for x, _ in kept], count
