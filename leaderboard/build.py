@@ -197,6 +197,8 @@ def snapshot(store: LeagueStore) -> Iterator[None]:
     a league may write on (WAL). A StoreError inside is a BuildError."""
     try:
         with store_errors(store.path, only_reads=True):
+            if store.db.in_transaction:  # a reader's re-ranking (docs/store.md) wrote its
+                store.db.commit()  # temporary tables: theirs alone, kept
             store.db.execute("BEGIN")
         try:
             yield
