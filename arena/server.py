@@ -15,23 +15,35 @@ import html
 import json
 import os
 import shutil
+import signal
 import threading
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+)
 from starlette.routing import Route
 
+from arena.background import LadderProcess, SitePublisher, log_line
 from arena.checker import CheckQueue
 from arena.config import ArenaConfig
 from arena.db import ArenaDb, ArenaDbError
+from arena.games import Game, GameRefused, HumanGames
+from arena.play_page import GAME_OVER, NO_GAME, NO_GAMES, PLAY_SCRIPT, play_page_html
 from arena.uploads import UploadRefused, read_manifest, unpack
+from leaderboard.render import STATIC_SOURCE
 from referee.league.archive import changed_files, remove_tree, tree_entries, tree_hash
 from referee.league.store import LeagueStore, StoreError
 from referee.limits import safe_name_problem
@@ -56,6 +68,9 @@ class Arena:
         self.queue = CheckQueue(config)
         # One upload at a time is weighed against the queue and the uploads before it.
         self.accept_lock = threading.Lock()
+        self.ladder: LadderProcess | None = None  # set by make_app
+        self.publisher: SitePublisher | None = None
+        self.games = HumanGames(config) if config.human_games > 0 else None
 
     def author(self, request: Request) -> str | None:
         header = request.headers.get("authorization", "")
@@ -312,7 +327,172 @@ class Arena:
         )
 
     async def health(self, request: Request) -> Response:
-        return JSONResponse({"ok": True, "waiting": self.db.waiting()})
+        body: dict[str, Any] = {"ok": True, "waiting": self.db.waiting()}
+        if self.ladder is not None:
+            body["ladder"] = self.ladder.state
+        if self.publisher is not None:
+            body["site_builds"] = self.publisher.builds
+            body["site_matches"] = max(self.publisher.published, 0)
+        return JSONResponse(body)
+
+    # --- visitors' games (arena/games.py) ---------------------------------------------
+
+    async def play_page(self, request: Request) -> Response:
+        """The page where a visitor picks a variant and starts a game."""
+        if self.games is None:
+            return HTMLResponse(NO_GAMES, status_code=404)
+        active = await run_in_threadpool(self._active_names)
+        return HTMLResponse(play_page_html(self.config, active))
+
+    def _active_names(self) -> list[str]:
+        if not self.config.store.is_file():
+            return []
+        try:
+            with LeagueStore.open_readonly(self.config.store) as store:
+                return [spec.name for spec in store.active_bots()]
+        except StoreError:
+            return []
+
+    async def play_script(self, request: Request) -> Response:
+        return Response(PLAY_SCRIPT, media_type="text/javascript; charset=utf-8")
+
+    async def new_game(self, request: Request) -> Response:
+        if self.games is None:
+            return refuse(404, "this arena has no games for visitors (human_games = 0)")
+        try:
+            body = await request.json() if await request.body() else {}
+        except ValueError:
+            return refuse(400, 'send JSON: {"variant": ID, "bots": [NAME, ...]}')
+        variant, bots = body.get("variant"), body.get("bots", [])
+        if not (variant is None or isinstance(variant, str)) or not (
+            isinstance(bots, list) and all(isinstance(b, str) for b in bots)
+        ):
+            return refuse(400, "variant is a variant id and bots a list of bot names")
+        try:
+            game = await run_in_threadpool(self.games.start, variant, bots)
+        except GameRefused as refused:
+            return refuse(refused.status, str(refused))
+        log_line(f"game {game.id[:8]} started: {game.variant}, seats {', '.join(game.seats)}")
+        return JSONResponse(game.to_json(), status_code=201)
+
+    async def game_file(self, request: Request) -> Response:
+        """The visitor's page of a game and its calls, passed through to the game's own
+        loopback page (human_seat/web.py), which checks every choice."""
+        game = None if self.games is None else self.games.get(request.path_params["game"])
+        if game is None or not game.desk:
+            return HTMLResponse(NO_GAME, status_code=404)
+        path = request.path_params.get("path", "")
+        if "path" not in request.path_params:  # /play/GAME: its page's links are relative
+            return RedirectResponse(f"/play/{game.id}/", status_code=308)
+        if request.method == "GET" and path in game.cache:
+            cached: Response = game.cache[path]
+            return cached
+        if not game.running:
+            return HTMLResponse(GAME_OVER.format(id=game.id), status_code=410)
+        headers = {"Content-Type": request.headers.get("content-type", "")}
+        body = await request.body() if request.method == "POST" else None
+        try:
+            async with httpx.AsyncClient(timeout=30) as client:
+                if path == "replay.html":  # the page's last screen: the game then stops,
+                    for asset in REPLAY_ASSETS:  # so what the replay page loads comes first
+                        await self._pass(client, game, "GET", asset, None, headers)
+                return await self._pass(client, game, request.method, path, body, headers)
+        except httpx.HTTPError:
+            return HTMLResponse(GAME_OVER.format(id=game.id), status_code=410)
+
+    async def _pass(
+        self,
+        client: httpx.AsyncClient,
+        game: Game,
+        method: str,
+        path: str,
+        body: bytes | None,
+        headers: dict[str, str],
+    ) -> Response:
+        """One request passed to the game's page; its files (not its state) are kept, so
+        the replay page and its scripts still load once the game has stopped."""
+        answer = await client.request(method, game.desk + path, content=body, headers=headers)
+        passed = {k: v for k, v in answer.headers.items() if k.lower() in PASSED_HEADERS}
+        response = Response(answer.content, status_code=answer.status_code, headers=passed)
+        if method == "GET" and answer.status_code == 200 and path in KEPT_FILES:
+            game.cache[path] = response
+        return response
+
+    # --- the site --------------------------------------------------------------------
+
+    async def static_file(self, request: Request) -> Response:
+        """The site's scripts and styles, from the package (the play page uses them
+        before any build of the site exists)."""
+        name = request.path_params["name"]
+        found = STATIC_SOURCE / name
+        if "/" in name or not name.endswith((".js", ".css")) or not found.is_file():
+            return HTMLResponse("<!doctype html><title>Not found</title><p>Not found.", 404)
+        return FileResponse(found, media_type=media_type(found))
+
+    async def site_file(self, request: Request) -> Response:
+        """A file of the live build of the site (``SITE/current``, swapped atomically by
+        each build: a request reads one build whole)."""
+        found = site_path(self.config.site, request.path_params["path"])
+        if found is None:
+            if not (self.config.site / "current").exists():
+                return HTMLResponse(NO_SITE_YET, status_code=503, headers={"Retry-After": "10"})
+            return HTMLResponse("<!doctype html><title>Not found</title><p>Not found.", 404)
+        return FileResponse(found, media_type=media_type(found))
+
+
+REPLAY_ASSETS = (
+    "page.css", "static/bullring.css", "static/bullring_tables.js", "static/bullring_cards.js",
+    "static/bullring_graph.js", "static/bullring.js", "replay",
+)  # fmt: skip
+KEPT_FILES = {*REPLAY_ASSETS, "replay.html", "page.js"}
+PASSED_HEADERS = {
+    "content-type", "cache-control", "content-security-policy", "x-content-type-options",
+}  # fmt: skip
+
+
+NO_SITE_YET = (
+    "<!doctype html><title>Bullring arena</title><h1>Bullring arena</h1>"
+    "<p>The leaderboard is being built; it appears here in a moment.</p>"
+    f"<p>The API: <a href='{API}/docs'>{API}/docs</a></p>"
+)
+MEDIA_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".json": "application/json",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".png": "image/png",
+    ".svg": "image/svg+xml",
+    ".gz": "application/gzip",
+}
+
+
+def media_type(path: Path) -> str:
+    return MEDIA_TYPES.get(path.suffix, "application/octet-stream")
+
+
+def site_path(site: Path, wanted: str) -> Path | None:
+    """The file of the live build that `wanted` (a URL path) names, or None: nothing
+    outside the build (``..``, absolute paths, links out of it) is ever served; a folder
+    serves its index.html."""
+    try:
+        root = (site / "current").resolve(strict=True)
+    except OSError:
+        return None
+    parts = [part for part in wanted.split("/") if part]
+    if any(part in (".", "..") or "\\" in part or "\x00" in part for part in parts):
+        return None
+    try:
+        found = root.joinpath(*parts).resolve(strict=True)
+    except (OSError, ValueError):
+        return None
+    if found.is_dir():
+        found = found / "index.html"
+    if not found.is_file():
+        return None
+    if not (found.is_relative_to(root) or found.is_relative_to(site.resolve())):
+        return None
+    return found
 
 
 def _read_only(root: Path) -> None:
@@ -338,16 +518,33 @@ def sweep_uploads(arena: ArenaConfig, db: ArenaDb) -> None:
     shutil.rmtree(root / ".tmp", ignore_errors=True)
 
 
-def make_app(config: ArenaConfig) -> Starlette:
+def make_app(
+    config: ArenaConfig, stop_signal: Callable[[], int] = lambda: signal.SIGTERM
+) -> Starlette:
+    """The arena's app: the API, the site, and (from its lifespan) the check queue, the
+    ladder and the site's rebuilds. `stop_signal` says, at shutdown, which signal stopped
+    the server: the ladder is stopped with it (SIGTERM: the matches in flight finish;
+    SIGINT: they are abandoned, and stay scheduled)."""
     arena = Arena(config)
+    ladder = LadderProcess(config) if config.ladder else None
+    publisher = SitePublisher(config)
+    arena.ladder, arena.publisher = ladder, publisher
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         sweep_uploads(config, arena.db)
         arena.queue.start()
+        if ladder is not None:
+            ladder.start()
+        publisher.start()
         try:
             yield
         finally:
+            if ladder is not None:
+                await run_in_threadpool(ladder.stop, stop_signal())
+            publisher.stop()
+            if arena.games is not None:
+                arena.games.close()
             arena.queue.close()
             arena.db.close()
 
@@ -359,6 +556,13 @@ def make_app(config: ArenaConfig) -> Starlette:
             Route(f"{API}/docs", arena.docs, methods=["GET"]),
             Route(f"{API}/health", arena.health, methods=["GET"]),
             Route(f"{API}/limits", arena.limits, methods=["GET"]),
+            Route(f"{API}/games", arena.new_game, methods=["POST"]),
+            Route("/play", arena.play_page, methods=["GET"]),
+            Route("/play.js", arena.play_script, methods=["GET"]),
+            Route("/play/{game}", arena.game_file, methods=["GET"]),
+            Route("/play/{game}/{path:path}", arena.game_file, methods=["GET", "POST"]),
+            Route("/static/{name}", arena.static_file, methods=["GET", "HEAD"]),
+            Route("/{path:path}", arena.site_file, methods=["GET", "HEAD"]),
         ],
         lifespan=lifespan,
     )

@@ -121,9 +121,9 @@ LAYERS: dict[str, list[list[str]]] = {
         ["referee.cli.errors"],
     ],
     "referee.league": [
-        ["referee.league.status", "referee.league.replays"],
+        ["referee.league.status", "referee.league.replays", "referee.league.ladder_runner"],
         ["referee.league.runner"],
-        ["referee.league.executors", "referee.league.keyfile"],
+        ["referee.league.executors", "referee.league.keyfile", "referee.league.ladder"],
         ["referee.league.store", "referee.league.local_pool", "referee.league.run_lock"],
         ["referee.league.store_reads"],
         ["referee.league.store_rows"],
@@ -178,8 +178,8 @@ LAYERS: dict[str, list[list[str]]] = {
     "arena": [
         ["arena.cli"],
         ["arena.server", "arena.client"],
-        ["arena.checker"],
-        ["arena.uploads", "arena.db"],
+        ["arena.checker", "arena.background", "arena.ladder", "arena.games", "arena.play_page"],
+        ["arena.uploads", "arena.db", "arena.lifeline"],
         ["arena.config"],
     ],
     "bullring_cli": [
