@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from leaderboard import charts
+from leaderboard import charts, paths
 from leaderboard.from_store import (
     FAULTS_PER_BOT,
     RECENT_CHANGE,
@@ -55,7 +55,6 @@ from leaderboard.model import (
     VariantStandings,
     VersionRow,
 )
-from leaderboard.paths import MATCH_LIST_PAGE_SIZE
 from referee.league.ratings import conservative_rating
 from referee.league.store import FORFEITS_RANKED_LAST, LeagueStore, RegisteredBot
 from sdk.game import PRESETS
@@ -443,16 +442,14 @@ class SiteState:
             self._bot_page(key, standings, about_of, retired, versions, public_logs) for key in keys
         )
         hour, hour_total = self.last_hour(synced.newest)
-        size = MATCH_LIST_PAGE_SIZE
+        size = paths.MATCH_LIST_PAGE_SIZE
         full = self.matches // size
         return Site(
             league=league,
             standings=standings,
             bots=bots,
             recent_matches=self.newest(RECENT_ON_INDEX),
-            latest_matches=tuple(
-                reversed(self.summaries(full * MATCH_LIST_PAGE_SIZE + 1, self.matches))
-            ),
+            latest_matches=tuple(reversed(self.summaries(full * size + 1, self.matches))),
             latest_page=full + 1,
             last_hour=hour,
             last_hour_total=hour_total,

@@ -31,7 +31,7 @@ from leaderboard import charts, paths
 from leaderboard.build import build_site
 from leaderboard.files import KILL_AT_ENV
 from leaderboard.from_store import iso_time
-from leaderboard.publish import BUILDS, CURRENT, SHARED, published
+from leaderboard.publish import BUILDS, CURRENT, SHARED, publish, published
 from leaderboard.state import thinned
 from referee.league.store import LeagueStore
 from referee.spec import BotSpec
@@ -396,3 +396,33 @@ def test_the_thinned_numbers_are_the_points_a_chart_keeps() -> None:
     for count in (0, 1, 7, 240, 241, 1000, 54_321):
         kept = charts.thin([(n, 0.0) for n in range(1, count + 1)])
         assert thinned(count) == [round(x) for x, _ in kept], count
+
+
+def test_full_pages_of_the_match_list_are_written_once_and_linked(
+    store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With 5 matches a page (200 on a real site): a page that fills is written once into
+    the shared folder and hard-linked into every later build, unchanged; each page links
+    the next by number, and the newest page is also lists/latest.html."""
+    monkeypatch.setattr(paths, "MATCH_LIST_PAGE_SIZE", 5)
+    root = tmp_path / "root"
+    publish(store, root)  # 24 matches: pages 1 to 4 full, page 5 holds 4
+    site = root / CURRENT
+    first = (site / paths.match_list_page(1)).stat()
+    assert first.st_nlink == 2  # the shared folder's file and this build's link
+    grow(store, 3, seed=10)  # 27: page 5 fills, page 6 holds 2
+    report = publish(store, root)
+    assert report.new_matches == 3
+    site = root / CURRENT
+    again = (site / paths.match_list_page(1)).stat()
+    assert (again.st_ino, again.st_mtime_ns) == (first.st_ino, first.st_mtime_ns)
+    assert again.st_nlink == 3  # and the build before's
+    latest = (site / paths.latest_matches_page()).read_text()
+    assert latest == (site / paths.match_list_page(6)).read_text()
+    assert 'Matches <span class="version">26\u201327, the newest</span>' in latest
+    page5 = (site / paths.match_list_page(5)).read_text()
+    assert 'href="../lists/matches-6.html">← newer</a>' in page5
+    assert 'href="../lists/matches-4.html">older →</a>' in page5
+    assert len(re.findall(r'<td data-value="bench-\d+">', page5)) == 5
+    assert not (site / paths.match_list_page(7)).exists()
+    assert broken_links(site) == []
