@@ -10,6 +10,7 @@ the league code. Every answer is JSON; every refusal is a 4xx or 5xx with one se
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import html
 import json
@@ -393,10 +394,14 @@ class Arena:
         body = await request.body() if request.method == "POST" else None
         try:
             async with httpx.AsyncClient(timeout=30) as client:
-                if path == "replay.html":  # the page's last screen: the game then stops,
-                    for asset in REPLAY_ASSETS:  # so what the replay page loads comes first
-                        await self._pass(client, game, "GET", asset, None, headers)
-                return await self._pass(client, game, request.method, path, body, headers)
+                answer = await self._pass(client, game, request.method, path, body, headers)
+                if path == "replay.html" and answer.status_code == 200:
+                    # The page's last screen: once the game has served the files it loads,
+                    # it stops. They are fetched (and kept) now, for the browser to find.
+                    for asset in REPLAY_ASSETS:
+                        with contextlib.suppress(httpx.HTTPError):
+                            await self._pass(client, game, "GET", asset, None, headers)
+                return answer
         except httpx.HTTPError:
             return HTMLResponse(GAME_OVER.format(id=game.id), status_code=410)
 
@@ -440,9 +445,9 @@ class Arena:
         return FileResponse(found, media_type=media_type(found))
 
 
-REPLAY_ASSETS = (
-    "page.css", "static/bullring.css", "static/bullring_tables.js", "static/bullring_cards.js",
-    "static/bullring_graph.js", "static/bullring.js", "replay",
+REPLAY_ASSETS = (  # the replay file first: the game stops once it served the others
+    "replay", "page.css", "static/bullring.css", "static/bullring_tables.js",
+    "static/bullring_cards.js", "static/bullring_graph.js", "static/bullring.js",
 )  # fmt: skip
 KEPT_FILES = {*REPLAY_ASSETS, "replay.html", "page.js"}
 PASSED_HEADERS = {

@@ -5,6 +5,7 @@ ladder's store; bad requests get a status and a sentence; a full house is 503.""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -68,7 +69,10 @@ def test_a_visitor_plays_the_bots_through_the_arena(
         page.screenshot(path=str(tmp_path / "replay.png"), full_page=True)
     finally:
         page.close()
-    assert not problems.items, problems.items
+    # A poll of the game's state in flight when the page navigates (the reload, the replay
+    # link) is aborted by the browser: that is no fault of the page.
+    aborted = re.compile(r"failed: .*/state net::ERR_ABORTED")
+    assert not [p for p in problems.items if not aborted.fullmatch(p)], problems.items
     # The visitor's game is not the ladder's: no stored match has a human seat or its id.
     with LeagueStore.open_readonly(tmp_path / "arena.sqlite") as store:
         matches = store.matches()
