@@ -160,11 +160,13 @@ LAYERS: dict[str, list[list[str]]] = {
     ],
     "leaderboard": [
         ["leaderboard.cli"],
+        ["leaderboard.publish"],
         ["leaderboard.build"],
         ["leaderboard.render"],
         [
             "leaderboard.match_files",
             "leaderboard.jsondata",
+            "leaderboard.state",
             "leaderboard.from_store",
             "leaderboard.screenshots",
         ],
@@ -175,6 +177,7 @@ LAYERS: dict[str, list[list[str]]] = {
             "leaderboard.rules",
             "leaderboard.viewer_text",
             "leaderboard.paths",
+            "leaderboard.files",
         ],
     ],
     "arena": [
