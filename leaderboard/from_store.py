@@ -87,7 +87,7 @@ def manifest_text(manifest: str | None) -> tuple[str, str]:
 
 def retired_versions(store: LeagueStore) -> dict[str, str]:
     """Each superseded bot version's key -> the key of its bot's newest version."""
-    newest = {spec.name: spec.key for spec in store.active_bots()}
+    newest = {spec.name: spec.key for spec in store.newest_bots()}
     return {
         b.spec.key: newest[b.spec.name]
         for b in store.bots()

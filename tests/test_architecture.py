@@ -175,9 +175,9 @@ LAYERS: dict[str, list[list[str]]] = {
     "arena": [
         ["arena.cli"],
         ["arena.server", "arena.client"],
-        ["arena.checker"],
+        ["arena.checker", "arena.status"],
         ["arena.uploads", "arena.db"],
-        ["arena.config"],
+        ["arena.config", "arena.events"],
     ],
     "bullring_cli": [
         ["bullring_cli.app"],
