@@ -18,8 +18,13 @@ from referee.terminal_text import inert_line
 _lock = threading.Lock()
 
 
+MAX_FIELD = 200  # characters of one field's value kept (what an author sent may be long)
+
+
 def _value(value: object) -> str:
     text = inert_line(str(value))
+    if len(text) > MAX_FIELD:
+        text = text[:MAX_FIELD] + "..."
     if not text or any(c in text for c in ' "='):
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return text
