@@ -10,10 +10,7 @@ nothing twice (:meth:`arena.db.ArenaDb.finish`).
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -22,6 +19,7 @@ from pathlib import Path
 from arena.config import ArenaConfig, load_arena
 from arena.db import ArenaDb, Upload
 from arena.events import first_line, log_event
+from arena.lifeline import die_with_parent
 from referee.bots.manifest import load_manifest
 from referee.check import check_for_league
 from referee.league.runner import register_submission
@@ -29,7 +27,6 @@ from referee.league.store import LeagueStore
 from referee.sandbox.probe import available
 from sdk.errors import BullringError
 
-PR_SET_PDEATHSIG = 1
 MAX_OUTPUT = 64 * 1024  # of the check's report kept for the author
 IDLE_S = 0.2  # how often an idle queue looks for work
 
@@ -60,16 +57,6 @@ def _check(arena: ArenaConfig, upload: Upload) -> tuple[str, str | None, str | N
     except BullringError as error:
         return "rejected", str(error).splitlines()[0], str(error)[:MAX_OUTPUT]
     return "active", None, None
-
-
-def die_with_parent(parent: int) -> None:
-    """Be killed when the server that started this check dies (even by SIGKILL): its
-    restart checks the upload again, and no orphan check may race that one."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:
-        os._exit(1)
 
 
 def main(argv: list[str]) -> int:

@@ -4,16 +4,20 @@ imports this module)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
-from typing import Annotated
+from types import FrameType, ModuleType
+from typing import Annotated, Any
 
 import typer
 
-from arena.config import load_arena, parse_listen
+from arena.background import log_line
+from arena.config import ArenaConfig, load_arena, parse_listen
 from arena.db import ArenaDb
 from referee.cli.errors import fail
 from referee.limits import safe_name_problem
@@ -36,9 +40,7 @@ def serve(
 ) -> None:
     """Serve the arena's HTTP API and check uploads, until stopped."""
     try:
-        import uvicorn
-
-        from arena.server import make_app
+        ArenaServer = _arena_server()
     except ImportError as error:
         raise fail(
             f"bullring arena serve needs the arena extra: pip install 'bullring[arena]' ({error})"
@@ -52,14 +54,58 @@ def serve(
         raise fail(problem)
     host, port = parse_listen(listen or arena.listen, "--listen")
     typer.echo(f"arena {arena.league.name} serving on http://{host}:{port}", err=True)
-    uvicorn.run(
-        make_app(arena),
-        host=host,
-        port=port,
-        log_level="warning",
-        access_log=False,
-        timeout_graceful_shutdown=5,
-    )
+    server = ArenaServer(arena, host, port)
+    server.run()
+    raise typer.Exit(INTERRUPTED if server.stop_signal == signal.SIGINT else 0)
+
+
+INTERRUPTED = 130
+
+
+def _arena_server() -> type[Any]:
+    import uvicorn
+
+    from arena.server import make_app
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, noting which signal stopped it (the ladder is stopped with
+        the same, and the exit code says it) and not raising it again afterwards."""
+
+        def __init__(self, arena: ArenaConfig, host: str, port: int) -> None:
+            self.stop_signal = signal.SIGTERM
+            self.signalled = False
+            app = make_app(arena, lambda: self.stop_signal)
+            super().__init__(
+                uvicorn.Config(
+                    app,
+                    host=host,
+                    port=port,
+                    log_level="warning",
+                    access_log=False,
+                    timeout_graceful_shutdown=5,
+                )
+            )
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if not self.signalled:
+                self.signalled = True
+                self.stop_signal = signal.Signals(sig)
+                how = "abandoning" if sig == signal.SIGINT else "finishing"
+                name = signal.Signals(sig).name
+                log_line(f"arena: stopping ({name}): {how} the matches in flight")
+            super().handle_exit(sig, frame)
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            handled = (signal.SIGINT, signal.SIGTERM)
+            before = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+            try:
+                yield
+            finally:
+                for sig, handler in before.items():
+                    signal.signal(sig, handler)
+
+    return Server
 
 
 @app.command("status")

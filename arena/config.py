@@ -14,6 +14,12 @@
     max_files = 20000
     max_depth = 32
     max_ratio = 100
+    ladder = true                  # false: serve uploads only (play with `league run`)
+    new_sigma = 2.5                # the ladder: a version plays first while its sigma is above
+    new_share = 0.75               # the share of draws a new version gets meanwhile
+    min_share = 0.5                # of its fair share of games, every bot gets at least
+    site_every_matches = 50        # the site is rebuilt after this many matches...
+    site_every_s = 60              # ...or this many seconds after a match, whichever first
 
 The league part is read as ``league run`` reads it (:func:`referee.league.config.parse_league`).
 """
@@ -27,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.league.config import LeagueConfig, default_manifest_loader, parse_league
+from referee.league.ladder import LadderPolicy, predicted_matches
 from sdk.errors import BullringError
 
 MIB = 1 << 20
@@ -61,6 +68,10 @@ class ArenaConfig:
     check_timeout_s: float = 600.0
     upload_timeout_s: float = 30.0
     caps: Caps = field(default_factory=Caps)
+    ladder: bool = True  # whether `arena serve` plays the ladder
+    policy: LadderPolicy = field(default_factory=LadderPolicy)
+    site_every_matches: int = 50
+    site_every_s: float = 60.0
 
     @property
     def store(self) -> Path:
@@ -77,8 +88,21 @@ class ArenaConfig:
         return self.store.absolute().with_name(self.store.name + ".uploads")
 
     @property
+    def site(self) -> Path:
+        """Where the arena publishes its static site (``site/current`` is the live one)."""
+        return self.store.absolute().with_name(self.store.name + ".site")
+
+    @property
     def public_url(self) -> str:
         return self.url or f"http://{self.listen}"
+
+    def new_version_matches(self) -> dict[str, int]:
+        """Per variant, about how many matches a new version plays before its sigma
+        falls below ``new_sigma`` (referee/league/ladder.py predicted_matches)."""
+        return {
+            v.id: predicted_matches(self.league.rating, v.seats, self.policy.new_sigma)
+            for v in self.league.variants
+        }
 
 
 def _number(table: Mapping[str, Any], key: str, default: float, low: float, file: Path) -> float:
@@ -86,6 +110,20 @@ def _number(table: Mapping[str, Any], key: str, default: float, low: float, file
     if isinstance(value, bool) or not isinstance(value, int | float) or value < low:
         raise ArenaFileError(f"{file}: arena.{key} must be a number of at least {low}")
     return float(value)
+
+
+def _flag(table: Mapping[str, Any], key: str, default: bool, file: Path) -> bool:
+    value = table.get(key, default)
+    if not isinstance(value, bool):
+        raise ArenaFileError(f"{file}: arena.{key} must be true or false")
+    return value
+
+
+def _share(table: Mapping[str, Any], key: str, default: float, file: Path) -> float:
+    value = _number(table, key, default, 0, file)
+    if value > 1:
+        raise ArenaFileError(f"{file}: arena.{key} must be a share between 0 and 1")
+    return value
 
 
 def parse_listen(text: str, where: str) -> tuple[str, int]:
@@ -100,6 +138,7 @@ KNOWN = {
     "listen", "url", "public_logs", "queue", "check_timeout_s", "upload_timeout_s",
     "max_packed_mb",
     "max_unpacked_mb", "max_files", "max_depth", "max_ratio",
+    "ladder", "new_sigma", "new_share", "min_share", "site_every_matches", "site_every_s",
 }  # fmt: skip
 
 
@@ -121,9 +160,7 @@ def load_arena(path: str | Path) -> ArenaConfig:
     league = parse_league(data, file, default_manifest_loader)
     listen = str(table.get("listen", DEFAULT_LISTEN))
     parse_listen(listen, f"{file}: arena.listen")
-    public_logs = table.get("public_logs", False)
-    if not isinstance(public_logs, bool):
-        raise ArenaFileError(f"{file}: arena.public_logs must be true or false")
+    public_logs = _flag(table, "public_logs", False, file)
     caps = Caps(
         packed_bytes=int(_number(table, "max_packed_mb", 64, 0.001, file) * MIB),
         unpacked_bytes=int(_number(table, "max_unpacked_mb", 256, 0.001, file) * MIB),
@@ -141,4 +178,12 @@ def load_arena(path: str | Path) -> ArenaConfig:
         check_timeout_s=_number(table, "check_timeout_s", 600, 1, file),
         upload_timeout_s=_number(table, "upload_timeout_s", 30, 0.1, file),
         caps=caps,
+        ladder=_flag(table, "ladder", True, file),
+        policy=LadderPolicy(
+            new_sigma=_number(table, "new_sigma", 2.5, 0.01, file),
+            new_share=_share(table, "new_share", 0.75, file),
+            min_share=_share(table, "min_share", 0.5, file),
+        ),
+        site_every_matches=int(_number(table, "site_every_matches", 50, 1, file)),
+        site_every_s=_number(table, "site_every_s", 60, 1, file),
     )

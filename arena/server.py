@@ -17,9 +17,10 @@ import html
 import json
 import os
 import shutil
+import signal
 import threading
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -27,9 +28,10 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from arena.background import LadderProcess, SitePublisher
 from arena.checker import CheckQueue, retire_in_store
 from arena.config import ArenaConfig
 from arena.db import ArenaDb, ArenaDbError
@@ -59,6 +61,8 @@ class Arena:
         self.queue = CheckQueue(config)
         # One upload at a time is weighed against the queue and the uploads before it.
         self.accept_lock = threading.Lock()
+        self.ladder: LadderProcess | None = None  # set by make_app
+        self.publisher: SitePublisher | None = None
 
     def author(self, request: Request) -> str | None:
         header = request.headers.get("authorization", "")
@@ -392,7 +396,70 @@ class Arena:
         )
 
     async def health(self, request: Request) -> Response:
-        return JSONResponse({"ok": True, "waiting": self.db.waiting()})
+        body: dict[str, Any] = {"ok": True, "waiting": self.db.waiting()}
+        if self.ladder is not None:
+            body["ladder"] = self.ladder.state
+        if self.publisher is not None:
+            body["site_builds"] = self.publisher.builds
+            body["site_matches"] = max(self.publisher.published, 0)
+        return JSONResponse(body)
+
+    # --- the site --------------------------------------------------------------------
+
+    async def site_file(self, request: Request) -> Response:
+        """A file of the live build of the site (``SITE/current``, swapped atomically by
+        each build: a request reads one build whole)."""
+        found = site_path(self.config.site, request.path_params["path"])
+        if found is None:
+            if not (self.config.site / "current").exists():
+                return HTMLResponse(NO_SITE_YET, status_code=503, headers={"Retry-After": "10"})
+            return HTMLResponse("<!doctype html><title>Not found</title><p>Not found.", 404)
+        return FileResponse(found, media_type=media_type(found))
+
+
+NO_SITE_YET = (
+    "<!doctype html><title>Bullring arena</title><h1>Bullring arena</h1>"
+    "<p>The leaderboard is being built; it appears here in a moment.</p>"
+    f"<p>The API: <a href='{API}/docs'>{API}/docs</a></p>"
+)
+MEDIA_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".json": "application/json",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".png": "image/png",
+    ".svg": "image/svg+xml",
+    ".gz": "application/gzip",
+}
+
+
+def media_type(path: Path) -> str:
+    return MEDIA_TYPES.get(path.suffix, "application/octet-stream")
+
+
+def site_path(site: Path, wanted: str) -> Path | None:
+    """The file of the live build that `wanted` (a URL path) names, or None: nothing
+    outside the build (``..``, absolute paths, links out of it) is ever served; a folder
+    serves its index.html."""
+    try:
+        root = (site / "current").resolve(strict=True)
+    except OSError:
+        return None
+    parts = [part for part in wanted.split("/") if part]
+    if any(part in (".", "..") or "\\" in part or "\x00" in part for part in parts):
+        return None
+    try:
+        found = root.joinpath(*parts).resolve(strict=True)
+    except (OSError, ValueError):
+        return None
+    if found.is_dir():
+        found = found / "index.html"
+    if not found.is_file():
+        return None
+    if not (found.is_relative_to(root) or found.is_relative_to(site.resolve())):
+        return None
+    return found
 
 
 def _log_answer(event: str, response: Response, seen: dict[str, str]) -> None:
@@ -439,16 +506,31 @@ def sweep_uploads(arena: ArenaConfig, db: ArenaDb) -> None:
     shutil.rmtree(root / ".tmp", ignore_errors=True)
 
 
-def make_app(config: ArenaConfig) -> Starlette:
+def make_app(
+    config: ArenaConfig, stop_signal: Callable[[], int] = lambda: signal.SIGTERM
+) -> Starlette:
+    """The arena's app: the API, the site, and (from its lifespan) the check queue, the
+    ladder and the site's rebuilds. `stop_signal` says, at shutdown, which signal stopped
+    the server: the ladder is stopped with it (SIGTERM: the matches in flight finish;
+    SIGINT: they are abandoned, and stay scheduled)."""
     arena = Arena(config)
+    ladder = LadderProcess(config) if config.ladder else None
+    publisher = SitePublisher(config)
+    arena.ladder, arena.publisher = ladder, publisher
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         sweep_uploads(config, arena.db)
         arena.queue.start()
+        if ladder is not None:
+            ladder.start()
+        publisher.start()
         try:
             yield
         finally:
+            if ladder is not None:
+                await run_in_threadpool(ladder.stop, stop_signal())
+            publisher.stop()
             arena.queue.close()
             arena.db.close()
 
@@ -461,6 +543,7 @@ def make_app(config: ArenaConfig) -> Starlette:
             Route(f"{API}/docs", arena.docs, methods=["GET"]),
             Route(f"{API}/health", arena.health, methods=["GET"]),
             Route(f"{API}/limits", arena.limits, methods=["GET"]),
+            Route("/{path:path}", arena.site_file, methods=["GET", "HEAD"]),
         ],
         lifespan=lifespan,
     )

@@ -121,9 +121,9 @@ LAYERS: dict[str, list[list[str]]] = {
         ["referee.cli.errors"],
     ],
     "referee.league": [
-        ["referee.league.status", "referee.league.replays"],
+        ["referee.league.status", "referee.league.replays", "referee.league.ladder_runner"],
         ["referee.league.runner"],
-        ["referee.league.executors", "referee.league.keyfile"],
+        ["referee.league.executors", "referee.league.keyfile", "referee.league.ladder"],
         ["referee.league.store", "referee.league.local_pool", "referee.league.run_lock"],
         ["referee.league.store_reads"],
         ["referee.league.store_rows"],
@@ -175,8 +175,8 @@ LAYERS: dict[str, list[list[str]]] = {
     "arena": [
         ["arena.cli"],
         ["arena.server", "arena.client"],
-        ["arena.checker", "arena.status"],
-        ["arena.uploads", "arena.db"],
+        ["arena.checker", "arena.background", "arena.ladder", "arena.status"],
+        ["arena.uploads", "arena.db", "arena.lifeline"],
         ["arena.config", "arena.events"],
     ],
     "bullring_cli": [

@@ -27,14 +27,14 @@ import signal
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from referee.bots import grpc_tuning
-from referee.league.local_pool import Done, ProcessPool
+from referee.league.local_pool import POLL_S, Done, ProcessPool
 from referee.league.store import compress_replay
 from referee.replay.digest import packed_digest
 from referee.replay.result import MatchResult
@@ -158,8 +158,12 @@ class Executor(abc.ABC):
         """Start workers (called once, before the first :meth:`run`)."""
 
     @abc.abstractmethod
-    def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchAttempt]:
-        """Play every match; yield each outcome as soon as it is known."""
+    def run(self, specs: Iterable[MatchSpec | None]) -> Iterator[MatchAttempt]:
+        """Play every match; yield each outcome as soon as it is known.
+
+        `specs` is pulled lazily, the next match only when a worker is free for it, so a
+        caller (the ladder) can choose each match as late as possible; a None from it
+        means "no match just now, ask again soon"."""
 
     @abc.abstractmethod
     def close(self) -> None:
@@ -276,9 +280,12 @@ class LocalExecutor(Executor):
             self.attempts,
         )
 
-    def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchAttempt]:
+    def run(self, specs: Iterable[MatchSpec | None]) -> Iterator[MatchAttempt]:
         if self._inline is not None:
             for spec in specs:
+                if spec is None:
+                    time.sleep(POLL_S)
+                    continue
                 yield self._inline.run(spec)
             return
         pool = self._pool
@@ -383,22 +390,23 @@ class RayExecutor(Executor):
         self._placed += 1
         return self._actor_class.options(**options).remote(self.factory, grpc_tuning.bot_env())
 
-    def run(self, specs: Sequence[MatchSpec]) -> Iterator[MatchAttempt]:
+    def run(self, specs: Iterable[MatchSpec | None]) -> Iterator[MatchAttempt]:
         import ray
         from ray import exceptions
 
         # RayActorError (the actor's process died, was killed or ran out of memory), or any
         # other Ray failure of the call: MatchWorker.run itself reports every exception.
         lost = exceptions.RayError
-        queue: deque[int] = deque(range(len(specs)))  # matches by their index
-        tries = [0] * len(specs)
+        matches = [spec for spec in specs if spec is not None]  # (pulled lazily: issue 29, Ray)
+        queue: deque[int] = deque(range(len(matches)))  # matches by their index
+        tries = [0] * len(matches)
         running: dict[Any, tuple[Any, int]] = {}
         idle = list(self._actors)
         while queue or running:
             while queue and idle:
                 actor, index = idle.pop(), queue.popleft()
                 tries[index] += 1
-                running[actor.run.remote(specs[index])] = (actor, index)
+                running[actor.run.remote(matches[index])] = (actor, index)
             done, _ = ray.wait(list(running), num_returns=1)
             for ref in done:
                 actor, index = running.pop(ref)
@@ -409,7 +417,7 @@ class RayExecutor(Executor):
                     how = str(error).strip().splitlines()[0][:160] if str(error) else ""
                     how = f"{type(error).__name__}: {how}".rstrip(": ")
                     retry = tries[index] < self.attempts
-                    self.deaths.append(_death_note(specs[index].match_id, how, retry))
+                    self.deaths.append(_death_note(matches[index].match_id, how, retry))
                     if retry:
                         queue.appendleft(index)
                     else:
@@ -418,7 +426,7 @@ class RayExecutor(Executor):
                             f"its Ray actor died each of the {tries[index]} times it played it"
                             f" (last {how}); it stays scheduled"
                         )
-                        yield MatchAttempt(specs[index], None, detail, now, now)
+                        yield MatchAttempt(matches[index], None, detail, now, now)
                     continue
                 idle.append(actor)
                 yield outcome

@@ -20,8 +20,9 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 from multiprocessing.context import SpawnContext, SpawnProcess
@@ -33,6 +34,7 @@ Task = TypeVar("Task")
 Result = TypeVar("Result")
 
 STOP_GRACE_S = 10.0  # a stopped worker's time to close its bots before SIGKILL
+POLL_S = 0.25  # how soon a pool asks again after its tasks said "nothing just now"
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ def _sigint_ignored() -> Iterator[None]:
 
 
 class _Worker:
-    """One worker process and the index of the task it holds (None: idle).
+    """One worker process and the task it holds (None: idle).
 
     The process starts with SIGINT ignored (an ignored signal stays ignored across exec,
     and Python then leaves it so), so a Ctrl-C while it imports its modules does not
@@ -113,7 +115,8 @@ class _Worker:
         with _sigint_ignored():
             self.process.start()
         theirs.close()
-        self.task: int | None = None
+        self.task: Any = None  # the task it holds (None: idle)
+        self.tries = 0  # the times that task has been started, this one included
         self.exitcode: int | None = None  # once reaped
 
     @property
@@ -175,50 +178,84 @@ class ProcessPool(Generic[Task, Result]):
         while len(self.workers) < self.size:
             self.workers.append(self._spawn())
 
-    def run(self, tasks: Sequence[Task]) -> Iterator[Done[Task, Result] | Died[Task]]:
-        """Run every task; yield each as it ends (Done, or Died after `attempts`)."""
-        queue: deque[int] = deque(range(len(tasks)))  # tasks by their index
-        tries = [0] * len(tasks)
+    def run(self, tasks: Iterable[Task | None]) -> Iterator[Done[Task, Result] | Died[Task]]:
+        """Run every task; yield each as it ends (Done, or Died after `attempts`).
+
+        `tasks` is pulled lazily: the next task is taken only when a worker is free for
+        it (a task to run again after its worker died goes first), so a caller can decide
+        each task as late as possible. A None from `tasks` means "nothing to run just
+        now": the pool waits up to POLL_S for an outcome, then asks again.
+        """
+        feed = iter(tasks)
+        fed_all = False
+        again: deque[tuple[Task, int]] = deque()  # tasks to run again, with their tries
         try:
-            while queue or any(w.busy for w in self.workers):
+            while True:
                 self._fill()
+                asked_none = False
                 for worker in self.workers:
-                    if queue and not worker.busy:
-                        index = queue.popleft()
-                        try:
-                            worker.connection.send(tasks[index])
-                        except OSError:  # died since _fill: it never had the task
-                            queue.appendleft(index)
+                    if worker.busy:
+                        continue
+                    if again:
+                        task, tries = again.popleft()
+                    elif fed_all or asked_none:
+                        break
+                    else:
+                        item = next(feed, _END)
+                        if item is _END:
+                            fed_all = True
                             break
-                        worker.task = index
-                        tries[index] += 1
+                        if item is None:
+                            asked_none = True
+                            break
+                        task, tries = item, 0
+                    try:
+                        worker.connection.send(task)
+                    except OSError:  # died since _fill: it never had the task
+                        again.appendleft((task, tries))
+                        break
+                    worker.task = task
+                    worker.tries = tries + 1
                 busy = [w for w in self.workers if w.busy]
                 if not busy:
+                    if fed_all and not again:
+                        return
+                    if asked_none:
+                        time.sleep(POLL_S)
                     continue
-                ready = set(wait([w.connection for w in busy] + [w.process.sentinel for w in busy]))
+                ready = set(
+                    wait(
+                        [w.connection for w in busy] + [w.process.sentinel for w in busy],
+                        POLL_S if asked_none else None,
+                    )
+                )
                 for worker in busy:
                     if worker.connection not in ready and worker.process.sentinel not in ready:
                         continue
-                    held = worker.task
+                    held, tries = worker.task, worker.tries
                     assert held is not None
                     result = self._receive(worker)
                     if result is not _NOTHING:
                         worker.task = None
                         self._idle_deaths = 0
-                        yield Done(tasks[held], result)
+                        yield Done(held, result)
                         continue
                     ended = self._bury(worker)
-                    retry = tries[held] < self.attempts
-                    self.deaths.append(Death(tasks[held], ended, retry))
+                    retry = tries < self.attempts
+                    self.deaths.append(Death(held, ended, retry))
                     if retry:
-                        queue.appendleft(held)  # first in line for the next free worker
+                        again.appendleft((held, tries))  # first in line for a free worker
                     else:
-                        yield Died(tasks[held], ended, tries[held])
+                        yield Died(held, ended, tries)
         except KeyboardInterrupt:  # Ctrl-C: every worker goes at once, idle ones too
             self._stop_now([w for w in self.workers if w.process.is_alive()])
             raise
         finally:
             self._stop_now([w for w in self.workers if w.busy])  # abandoned mid-run
+
+    def held(self) -> list[Task]:
+        """The tasks the workers hold now (in flight)."""
+        return [w.task for w in self.workers if w.task is not None]
 
     def _stop_now(self, workers: list[_Worker]) -> None:
         """SIGTERM `workers` (each kills its bots and exits), then reap them all."""
@@ -265,3 +302,7 @@ class _Nothing:
 
 
 _NOTHING: Any = _Nothing()
+
+
+_END: Any = _Nothing()
+"""The end of the tasks."""

@@ -282,6 +282,17 @@ class LeagueRunner:
         first (LeagueRunning if another run holds it: referee/league/run_lock.py)."""
         roster = active_roster(self.config, self.store_path)
         planned = plan_static(self.config, roster)
+        store = self.open_to_play(hold)
+        try:
+            store.schedule(self.config.name, planned, self._options())
+        except BaseException:
+            store.close()
+            raise
+        return store
+
+    def open_to_play(self, hold: ExitStack | None = None) -> LeagueStore:
+        """The store, checked, open for writing, with the file's bots registered, their
+        archive verified and the key read; the run lock taken into `hold` first."""
         check_store(self.config, self.store_path)
         if hold is not None:
             hold.enter_context(run_lock(self.store_path))
@@ -296,7 +307,6 @@ class LeagueRunner:
             except ArchiveError as error:
                 raise LeagueError(str(error)) from None
             record_key_id(store, key)
-            store.schedule(self.config.name, planned, self._options())
             self.key = key
         except BaseException:
             store.close()

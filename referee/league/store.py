@@ -666,13 +666,13 @@ class LeagueStore(StoreReads):
         """Schedule every planned match whose slot is new (one transaction); return how many."""
         added = 0
         with self.transaction() as db:
-            known = {row[0] for row in db.execute("SELECT slot FROM matches")}
             (last,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM matches").fetchone()
             now = time.time()
             for match in planned:
-                if match.slot in known:
+                # One look-up a slot (slots are indexed: UNIQUE), not a read of every slot:
+                # the ladder schedules one match at a time into a store of any size.
+                if db.execute("SELECT 1 FROM matches WHERE slot = ?", (match.slot,)).fetchone():
                     continue
-                known.add(match.slot)
                 last += 1
                 added += 1
                 db.execute(

@@ -138,6 +138,11 @@ class StoreReads:
             args.append(limit)
         return [_match_row(row) for row in self.db.execute(query, args)]
 
+    def match_of_slot(self, slot: str) -> MatchRow | None:
+        """The match scheduled for `slot` (formats.py), or None."""
+        row = self.db.execute("SELECT * FROM matches WHERE slot = ?", (slot,)).fetchone()
+        return None if row is None else _match_row(row)
+
     def has_match(self, match_id: str) -> bool:
         """Whether the store schedules a match of that id."""
         row = self.db.execute("SELECT 1 FROM matches WHERE match_id = ?", (match_id,)).fetchone()

@@ -142,11 +142,18 @@ SMALL_CAPS = "max_unpacked_mb = 8\nmax_files = 200\nmax_depth = 8"
 
 @contextmanager
 def arena_server(
-    folder: Path, queue: int = 4, extra: str = "", caps: str = SMALL_CAPS, games: int = 1
+    folder: Path,
+    queue: int = 4,
+    extra: str = "",
+    caps: str = SMALL_CAPS,
+    games: int = 1,
+    ladder: bool = False,
 ) -> Iterator[Server]:
-    """A running arena in `folder` (small caps unless `caps` says otherwise)."""
+    """A running arena in `folder` (small caps unless `caps` says otherwise), playing its
+    ladder only with `ladder` (the upload tests leave the store to `league run`)."""
     port = free_port()
     file = folder / "arena.toml"
+    extra += "" if ladder else "\nladder = false"
     text = ARENA.format(
         first_option=FIRST_OPTION, port=port, queue=queue, extra=extra, caps=caps, games=games
     )

@@ -134,6 +134,10 @@ def test_an_author_retires_a_version_and_the_league_schedules_it_no_more(
         rates = arena_status(load_arena(server.file), now=last + 1)["matches_per_minute"]
         assert rates["last_10_min"] == 0.3
 
+        schema = httpx.get(f"{server.url}/api/v1/openapi.json", timeout=30).json()
+        described = schema["paths"]["/api/v1/bots/{name}/{version}/retire"]["post"]
+        assert {"200", "401", "403", "404"} <= set(described["responses"])
+
         # Someone else's bot, an unknown one, no token: refused, nothing changes.
         assert retire(server, "goodbot@0.2", bob).status_code == 403
         assert retire(server, "goodbot@9.9", alice).status_code == 404

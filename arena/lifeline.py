@@ -1,0 +1,21 @@
+"""The arena's child processes (a check, the ladder, a site build) die with the server."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """Be killed (SIGKILL) when the server that started this process dies, even by
+    SIGKILL: its restart takes the work up again (a check, the ladder's unfinished
+    matches, a site build), and no orphan may race the new one."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
