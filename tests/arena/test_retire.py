@@ -279,3 +279,35 @@ def test_arena_status_without_a_store_and_with_a_missing_file(tmp_path: Path) ->
     broken = client("arena", "status", str(file), cwd=tmp_path, token=None)
     assert broken.returncode == 1 and broken.stderr.count("\n") == 1, broken.stderr
     assert "arena.sqlite" in broken.stderr and "Traceback" not in broken.stderr
+
+
+def test_the_ladder_draws_a_retired_bot_no_more(tmp_path: Path) -> None:
+    from tests.arena.ladder_arena import bot_matches, ladder_server, wait_finished
+
+    server = ladder_server(tmp_path, ["a", "b", "c"])
+    try:
+        server.start()
+        alice = server.author("alice")
+        (tmp_path / "src").mkdir()
+        active(server, new_bot(tmp_path / "src", "goodbot"), alice)
+        deadline = time.monotonic() + WAIT_S
+        while not bot_matches(tmp_path).get("goodbot@0.1"):
+            assert time.monotonic() < deadline, "the ladder never drew goodbot"
+            time.sleep(0.1)
+        reply = retire(server, "goodbot@0.1", alice)
+        assert reply.status_code == 200 and reply.json()["state"] == "retired", reply.text
+        with LeagueStore.open_readonly(tmp_path / "arena.sqlite") as store:
+            last = max(m.seq for m in store.matches())
+            finished = store.counts()[0]
+        wait_finished(tmp_path, finished + 8, server)
+        # One draw may have read the roster before the retirement and scheduled after it.
+        later = [seq for seq in bot_matches(tmp_path)["goodbot@0.1"] if seq > last + 1]
+        assert later == []
+        assert retire(server, "goodbot@0.1", alice).json()["state"] == "retired"
+        shown = client("arena", "status", str(server.file), "--json", cwd=tmp_path, token=None)
+        assert shown.returncode == 0, shown.stderr
+        found = json.loads(shown.stdout)
+        assert [b["bot"] for b in found["bots"]] == ["a@1", "b@1", "c@1"]
+        assert found["matches_finished"] >= finished + 8
+    finally:
+        server.stop()
