@@ -351,7 +351,8 @@ class Arena:
         # A retry after a refusal here does it all again: each step is idempotent.
         try:
             retire_in_store(self.config, upload.key)
-            done = self.db.retire(upload.id)
+            with self.accept_lock:  # the server's connection: one transaction at a time
+                done = self.db.retire(upload.id)
             if upload.state in ("queued", "checking"):
                 # Its check may have registered it meanwhile: retired there too.
                 retire_in_store(self.config, upload.key)
