@@ -22,8 +22,10 @@ from tests.arena.servers import (
     ARENA,
     Server,
     arena_server,
+    log_lines,
     new_bot,
     slow_bot,
+    wait_log,
     with_manifest,
 )
 from tests.arena.test_checks import client
@@ -70,22 +72,6 @@ def league_run(server: Server) -> None:
 def seats(server: Server) -> list[tuple[str, ...]]:
     with LeagueStore.open_readonly(server.folder / "arena.sqlite") as store:
         return [m.seats for m in store.matches()]
-
-
-def log_lines(server: Server, *words: str) -> list[str]:
-    text = (server.folder / "serve.log").read_text()
-    return [line for line in text.splitlines() if all(w in line for w in words)]
-
-
-def wait_log(server: Server, *words: str) -> list[str]:
-    """The server's log lines holding every word, once there is one (a bounded wait)."""
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        found = log_lines(server, *words)
-        if found:
-            return found
-        time.sleep(0.1)
-    raise AssertionError(f"no log line with {words} in {WAIT_S} s")
 
 
 def test_an_author_retires_a_version_and_the_league_schedules_it_no_more(
