@@ -21,6 +21,10 @@ from sdk.errors import BullringError
 INTERRUPTED = 130
 
 
+def matches(count: int) -> str:
+    return f"{count} match" + ("es" if count != 1 else "")
+
+
 def start_line(runner: LadderRunner, predicted: dict[str, int]) -> str:
     policy = runner.policy
     variants = ", ".join(
@@ -55,7 +59,7 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         left = sorted(runner.in_flight)
         stderr_line(
-            f"ladder: interrupted; abandoned {len(left)} matches in flight"
+            f"ladder: interrupted; abandoned {matches(len(left))} in flight"
             + (f" ({', '.join(left)})" if left else "")
             + ": they stay scheduled and are played first on the next start"
         )
@@ -65,9 +69,9 @@ def main(argv: list[str]) -> int:
         return 1
     done = sorted(finishing)
     stderr_line(
-        f"ladder: stopped; finished the {len(done)} matches in flight"
+        f"ladder: stopped; finished {matches(len(done))} in flight"
         + (f" ({', '.join(done)})" if done else "")
-        + f"; {summary.played} matches played by this run"
+        + f"; {matches(summary.played)} played by this run"
     )
     return 0
 

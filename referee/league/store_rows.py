@@ -33,6 +33,7 @@ class MatchRow:
     finished_at: float | None
     duration_s: float | None
     decisions: int | None
+    scheduled_at: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -158,4 +159,5 @@ def _match_row(row: sqlite3.Row) -> MatchRow:
         finished_at=row["finished_at"],
         duration_s=row["duration_s"],
         decisions=row["decisions"],
+        scheduled_at=row["scheduled_at"],
     )

@@ -75,8 +75,9 @@ def wait_finished(folder: Path, at_least: int, server: Server) -> int:
     return done
 
 
-def server_log(folder: Path) -> str:
-    return (folder / "serve.log").read_text(errors="replace")[-4000:]
+def server_log(folder: Path, tail: int = 4000) -> str:
+    """The server's log (its last `tail` characters; 0: all of it)."""
+    return (folder / "serve.log").read_text(errors="replace")[-tail:]
 
 
 def running_under(folder: Path) -> list[str]:
