@@ -273,11 +273,7 @@ class Arena:
             return found, faults, played
         try:
             with LeagueStore.open_readonly(self.config.store) as store:
-                played = {
-                    key: count
-                    for key, count in store.matches_played().items()
-                    if key.split("@")[0] == name
-                }
+                played = store.matches_played(name)
                 for fault in store.faults():
                     if str(fault["bot"]).split("@")[0] == name:
                         faults.setdefault(str(fault["bot"]), []).append(

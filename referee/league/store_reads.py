@@ -93,9 +93,14 @@ class StoreReads:
         )
         return {str(row[0]): float(row[1]) for row in rows}
 
-    def matches_played(self) -> dict[str, int]:
-        """How many finished matches each bot version played, over all variants."""
-        rows = self.db.execute("SELECT bot, COUNT(DISTINCT match_id) FROM results GROUP BY bot")
+    def matches_played(self, name: str | None = None) -> dict[str, int]:
+        """How many finished matches each bot version (of bot `name` only, with it)
+        played, over all variants."""
+        query = "SELECT bot, COUNT(DISTINCT match_id) FROM results"
+        args: tuple[str, ...] = ()
+        if name is not None:  # the keys NAME@...: '@' sorts just before 'A' (an index range)
+            query, args = query + " WHERE bot >= ? AND bot < ?", (f"{name}@", f"{name}A")
+        rows = self.db.execute(query + " GROUP BY bot", args)
         return {str(bot): int(count) for bot, count in rows}
 
     def finished_since(self, since: float) -> int:

@@ -60,6 +60,8 @@ def test_a_retired_newest_version_is_scheduled_no_more_nor_is_an_older_one(
         # It keeps its results and ratings.
         assert db.rating_history("6nimmt:rounds=1", "c@1") == history
         assert db.matches_played()["c@2"] == 2
+        assert db.matches_played("c") == {"c@1": 2, "c@2": 2}
+        assert db.matches_played("b") == {"b@1": 3} and db.matches_played("x") == {}
     config = load_league(file)
     assert [b.key for b in active_roster(config, store)] == ["a@1", "b@1"]
     before = played(store)
