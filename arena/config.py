@@ -20,6 +20,7 @@
     min_share = 0.5                # of its fair share of games, every bot gets at least
     site_every_matches = 50        # the site is rebuilt after this many matches...
     site_every_s = 60              # ...or this many seconds after a match, whichever first
+    human_games = 4                # visitors' games against the bots at once (0: none)
 
 The league part is read as ``league run`` reads it (:func:`referee.league.config.parse_league`).
 """
@@ -72,6 +73,7 @@ class ArenaConfig:
     policy: LadderPolicy = field(default_factory=LadderPolicy)
     site_every_matches: int = 50
     site_every_s: float = 60.0
+    human_games: int = 4  # visitors' games against the bots at once (0: none)
 
     @property
     def store(self) -> Path:
@@ -139,6 +141,7 @@ KNOWN = {
     "max_packed_mb",
     "max_unpacked_mb", "max_files", "max_depth", "max_ratio",
     "ladder", "new_sigma", "new_share", "min_share", "site_every_matches", "site_every_s",
+    "human_games",
 }  # fmt: skip
 
 
@@ -186,4 +189,5 @@ def load_arena(path: str | Path) -> ArenaConfig:
         ),
         site_every_matches=int(_number(table, "site_every_matches", 50, 1, file)),
         site_every_s=_number(table, "site_every_s", 60, 1, file),
+        human_games=int(_number(table, "human_games", 4, 0, file)),
     )

@@ -6,6 +6,7 @@ import contextlib
 import ctypes
 import os
 import signal
+import sys
 
 PR_SET_PDEATHSIG = 1
 
@@ -19,3 +20,18 @@ def die_with_parent(parent: int) -> None:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:
         os._exit(1)
+
+
+def main(argv: list[str]) -> None:
+    """``python -m arena.lifeline SERVER_PID -- COMMAND...``: run COMMAND (exec), killed
+    when the server dies (the setting survives exec): how the arena starts a visitor's
+    game, ``bullring play``, which is no arena code."""
+    parent, separator, *command = argv
+    if separator != "--" or not command:
+        raise SystemExit("usage: python -m arena.lifeline SERVER_PID -- COMMAND...")
+    die_with_parent(int(parent))
+    os.execv(command[0], command)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

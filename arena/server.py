@@ -12,6 +12,7 @@ upload, check and retirement is one line of the server's log (arena/events.py).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import html
 import json
@@ -25,18 +26,28 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+)
 from starlette.routing import Route
 
-from arena.background import LadderProcess, SitePublisher
+from arena.background import LadderProcess, SitePublisher, log_line
 from arena.checker import CheckQueue, retire_in_store
 from arena.config import ArenaConfig
 from arena.db import ArenaDb, ArenaDbError
 from arena.events import log_event
+from arena.games import Game, GameRefused, HumanGames
+from arena.play_page import GAME_OVER, NO_GAME, NO_GAMES, PLAY_SCRIPT, play_page_html
 from arena.uploads import UploadRefused, read_manifest, unpack
+from leaderboard.render import STATIC_SOURCE
 from referee.league.archive import changed_files, remove_tree, tree_entries, tree_hash
 from referee.league.store import LeagueStore, StoreError, StoreLocked
 from referee.limits import safe_name_problem
@@ -63,6 +74,7 @@ class Arena:
         self.accept_lock = threading.Lock()
         self.ladder: LadderProcess | None = None  # set by make_app
         self.publisher: SitePublisher | None = None
+        self.games = HumanGames(config) if config.human_games > 0 else None
 
     def author(self, request: Request) -> str | None:
         header = request.headers.get("authorization", "")
@@ -401,7 +413,103 @@ class Arena:
             body["site_matches"] = max(self.publisher.published, 0)
         return JSONResponse(body)
 
+    # --- visitors' games (arena/games.py) ---------------------------------------------
+
+    async def play_page(self, request: Request) -> Response:
+        """The page where a visitor picks a variant and starts a game."""
+        if self.games is None:
+            return HTMLResponse(NO_GAMES, status_code=404)
+        active = await run_in_threadpool(self._active_names)
+        return HTMLResponse(play_page_html(self.config, active))
+
+    def _active_names(self) -> list[str]:
+        if not self.config.store.is_file():
+            return []
+        try:
+            with LeagueStore.open_readonly(self.config.store) as store:
+                return [spec.name for spec in store.active_bots()]
+        except StoreError:
+            return []
+
+    async def play_script(self, request: Request) -> Response:
+        return Response(PLAY_SCRIPT, media_type="text/javascript; charset=utf-8")
+
+    async def new_game(self, request: Request) -> Response:
+        if self.games is None:
+            return refuse(404, "this arena has no games for visitors (human_games = 0)")
+        try:
+            body = await request.json() if await request.body() else {}
+        except ValueError:
+            return refuse(400, 'send JSON: {"variant": ID, "bots": [NAME, ...]}')
+        variant, bots = body.get("variant"), body.get("bots", [])
+        if not (variant is None or isinstance(variant, str)) or not (
+            isinstance(bots, list) and all(isinstance(b, str) for b in bots)
+        ):
+            return refuse(400, "variant is a variant id and bots a list of bot names")
+        try:
+            game = await run_in_threadpool(self.games.start, variant, bots)
+        except GameRefused as refused:
+            return refuse(refused.status, str(refused))
+        log_line(f"game {game.id[:8]} started: {game.variant}, seats {', '.join(game.seats)}")
+        return JSONResponse(game.to_json(), status_code=201)
+
+    async def game_file(self, request: Request) -> Response:
+        """The visitor's page of a game and its calls, passed through to the game's own
+        loopback page (human_seat/web.py), which checks every choice."""
+        game = None if self.games is None else self.games.get(request.path_params["game"])
+        if game is None or not game.desk:
+            return HTMLResponse(NO_GAME, status_code=404)
+        path = request.path_params.get("path", "")
+        if "path" not in request.path_params:  # /play/GAME: its page's links are relative
+            return RedirectResponse(f"/play/{game.id}/", status_code=308)
+        if request.method == "GET" and path in game.cache:
+            cached: Response = game.cache[path]
+            return cached
+        if not game.running:
+            return HTMLResponse(GAME_OVER.format(id=game.id), status_code=410)
+        headers = {"Content-Type": request.headers.get("content-type", "")}
+        body = await request.body() if request.method == "POST" else None
+        try:
+            async with httpx.AsyncClient(timeout=30) as client:
+                answer = await self._pass(client, game, request.method, path, body, headers)
+                if path == "replay.html" and answer.status_code == 200:
+                    # The page's last screen: once the game has served the files it loads,
+                    # it stops. They are fetched (and kept) now, for the browser to find.
+                    for asset in REPLAY_ASSETS:
+                        with contextlib.suppress(httpx.HTTPError):
+                            await self._pass(client, game, "GET", asset, None, headers)
+                return answer
+        except httpx.HTTPError:
+            return HTMLResponse(GAME_OVER.format(id=game.id), status_code=410)
+
+    async def _pass(
+        self,
+        client: httpx.AsyncClient,
+        game: Game,
+        method: str,
+        path: str,
+        body: bytes | None,
+        headers: dict[str, str],
+    ) -> Response:
+        """One request passed to the game's page; its files (not its state) are kept, so
+        the replay page and its scripts still load once the game has stopped."""
+        answer = await client.request(method, game.desk + path, content=body, headers=headers)
+        passed = {k: v for k, v in answer.headers.items() if k.lower() in PASSED_HEADERS}
+        response = Response(answer.content, status_code=answer.status_code, headers=passed)
+        if method == "GET" and answer.status_code == 200 and path in KEPT_FILES:
+            game.cache[path] = response
+        return response
+
     # --- the site --------------------------------------------------------------------
+
+    async def static_file(self, request: Request) -> Response:
+        """The site's scripts and styles, from the package (the play page uses them
+        before any build of the site exists)."""
+        name = request.path_params["name"]
+        found = STATIC_SOURCE / name
+        if "/" in name or not name.endswith((".js", ".css")) or not found.is_file():
+            return HTMLResponse("<!doctype html><title>Not found</title><p>Not found.", 404)
+        return FileResponse(found, media_type=media_type(found))
 
     async def site_file(self, request: Request) -> Response:
         """A file of the live build of the site (``SITE/current``, swapped atomically by
@@ -412,6 +520,16 @@ class Arena:
                 return HTMLResponse(NO_SITE_YET, status_code=503, headers={"Retry-After": "10"})
             return HTMLResponse("<!doctype html><title>Not found</title><p>Not found.", 404)
         return FileResponse(found, media_type=media_type(found))
+
+
+REPLAY_ASSETS = (  # the replay file first: the game stops once it served the others
+    "replay", "page.css", "static/bullring.css", "static/bullring_tables.js",
+    "static/bullring_cards.js", "static/bullring_graph.js", "static/bullring.js",
+)  # fmt: skip
+KEPT_FILES = {*REPLAY_ASSETS, "replay.html", "page.js"}
+PASSED_HEADERS = {
+    "content-type", "cache-control", "content-security-policy", "x-content-type-options",
+}  # fmt: skip
 
 
 NO_SITE_YET = (
@@ -528,6 +646,8 @@ def make_app(
             if ladder is not None:
                 await run_in_threadpool(ladder.stop, stop_signal())
             publisher.stop()
+            if arena.games is not None:
+                arena.games.close()
             arena.queue.close()
             arena.db.close()
 
@@ -540,6 +660,12 @@ def make_app(
             Route(f"{API}/docs", arena.docs, methods=["GET"]),
             Route(f"{API}/health", arena.health, methods=["GET"]),
             Route(f"{API}/limits", arena.limits, methods=["GET"]),
+            Route(f"{API}/games", arena.new_game, methods=["POST"]),
+            Route("/play", arena.play_page, methods=["GET"]),
+            Route("/play.js", arena.play_script, methods=["GET"]),
+            Route("/play/{game}", arena.game_file, methods=["GET"]),
+            Route("/play/{game}/{path:path}", arena.game_file, methods=["GET", "POST"]),
+            Route("/static/{name}", arena.static_file, methods=["GET", "HEAD"]),
             Route("/{path:path}", arena.site_file, methods=["GET", "HEAD"]),
         ],
         lifespan=lifespan,

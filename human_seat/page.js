@@ -20,7 +20,7 @@
     body.version = state.version;
     sent = state.version;
     drawStatus();
-    fetch("/choose", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+    fetch("choose", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
       .then(function (r) { return r.json().then(function (d) { return [r.ok, d]; }); })
       .then(function (res) {
         if (!res[0]) { sent = 0; say(res[1].message); drawStatus(); } else { say(""); }
@@ -133,7 +133,7 @@
     if (replayReady) {
       var view = el("a", "", "Watch the match's replay");
       view.id = "replay-page-link";
-      view.href = "/replay.html";
+      view.href = "replay.html";
       watch.appendChild(view);
     } else {
       watch.appendChild(el("span", "muted", "the replay is being written..."));
@@ -143,7 +143,7 @@
     if (end.replay) {
       var a = el("a", "", "the replay file");
       a.id = "replay-link";
-      a.href = "/replay";
+      a.href = "replay";
       a.setAttribute("download", end.replay.split("/").pop());
       p.appendChild(a);
       p.appendChild(el("span", "muted", " (" + end.replay + (replayReady ? "" : ", being written") +
@@ -159,7 +159,7 @@
   }
 
   function poll() {
-    fetch("/state", { cache: "no-store" })
+    fetch("state", { cache: "no-store" })
       .then(function (r) { return r.json(); })
       .then(function (s) {
         state = s;

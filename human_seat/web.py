@@ -49,6 +49,7 @@ STATIC = (  # the leaderboard's own files
     "bullring.js",
 )
 REPLAY_FILE = "replay.html"
+REPLAY_ASSETS = frozenset({*STATIC, "page.css"})  # what the replay page loads from here
 MAX_BODY = 4096
 WAIT_SLICE_S = 0.5  # how often a waiting question checks that the page is still there
 PAGE_FILES = {  # the page's own files (package data), by path
@@ -83,6 +84,7 @@ class WebDesk:
         # the referee once the match is over: what the replay page shows.
         self.replay_data = Path(replay_data) if replay_data else None
         self.end_file = Path(end_file) if end_file else None  # written once it was shown
+        self.replay_loads: set[str] | None = None  # files served since the replay page
         self.gone_after_s = gone_after_s
         self.cond = threading.Condition()
         self.version = 0  # question number; 0 before the first
@@ -155,8 +157,9 @@ class WebDesk:
 
     def replay_page(self) -> bytes | None:
         """The match's replay page: the leaderboard's viewer (its scripts, its markup) on
-        the replay's data, self-contained once loaded. Serving it is the page's last
-        screen: the end file says so, and the match's command may then stop this server."""
+        the replay's data, self-contained once loaded. It is the page's last screen: once it
+        and the files it loads were served (:meth:`served`), the end file says so, and
+        the match's command may then stop this server."""
         with self.cond:
             end = self.end
         data = self.replay_data
@@ -180,9 +183,22 @@ class WebDesk:
             )
             .replace("{{DATA}}", packed)
         )
-        if self.end_file is not None and not self.end_file.exists():
-            self.end_file.write_text("shown\n", encoding="utf-8")
+        with self.cond:
+            self.replay_loads = set()
         return page.encode()
+
+    def served(self, name: str) -> None:
+        """A file of the page was served: once the replay page and every file it loads
+        were, the page is self-contained in the browser, and the end file says so (the
+        match's command may then stop this server without cutting the page short)."""
+        with self.cond:
+            loads = self.replay_loads
+            if loads is None:
+                return
+            loads.add(name)
+            done = loads >= REPLAY_ASSETS
+        if done and self.end_file is not None and not self.end_file.exists():
+            self.end_file.write_text("shown\n", encoding="utf-8")
 
     def state(self) -> dict[str, Any]:
         with self.cond:
@@ -269,10 +285,12 @@ def _handler(desk: WebDesk) -> type[BaseHTTPRequestHandler]:
                 self._send(
                     HTTPStatus.OK, resources.files("human_seat").joinpath(name).read_bytes(), kind
                 )
+                desk.served(name)
             elif path.startswith("/static/") and path[len("/static/") :] in STATIC:
                 name = path[len("/static/") :]
                 kind = "text/css" if name.endswith(".css") else "text/javascript"
                 self._send(HTTPStatus.OK, static_file(name), kind + "; charset=utf-8")
+                desk.served(name)
             elif path == "/state":
                 self._json(HTTPStatus.OK, desk.state())
             elif path == "/replay.html" and desk.replay_data is not None:

@@ -175,7 +175,14 @@ LAYERS: dict[str, list[list[str]]] = {
     "arena": [
         ["arena.cli"],
         ["arena.server", "arena.client"],
-        ["arena.checker", "arena.background", "arena.ladder", "arena.status"],
+        [
+            "arena.checker",
+            "arena.background",
+            "arena.ladder",
+            "arena.games",
+            "arena.play_page",
+            "arena.status",
+        ],
         ["arena.uploads", "arena.db", "arena.lifeline"],
         ["arena.config", "arena.events"],
     ],

@@ -96,7 +96,9 @@ def human_seats(web: bool, replay: Path | None, open_browser: bool = True) -> It
         if not open_browser:
             command.append("--no-open")
         if replay is not None:
-            command += ["--replay-page", str(replay.resolve())]
+            # As the person named it (the seat's process shares this working folder): the
+            # page shows it, and an arena's visitor must not see where the server keeps it.
+            command += ["--replay-page", str(replay)]
     terminal = _terminal_mode()
     process = subprocess.Popen(command, env=dict(os.environ))
     try:

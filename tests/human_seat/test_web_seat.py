@@ -156,7 +156,8 @@ def test_a_whole_game_in_the_browser_through_a_reload(browser: Any, tmp_path: Pa
             played += 1
         assert page.evaluate("document.body.dataset.status") == "over"
         page.wait_for_selector("#replay-page-link", timeout=WAIT_MS)
-        assert page.get_attribute("#replay-link", "href") == "/replay"  # the file
+        # The file; relative, so the page works behind the arena's /play/GAME/ too.
+        assert page.get_attribute("#replay-link", "href") == "replay"
         assert "rank" in page.locator("#end").inner_text()
         page.screenshot(path=str(tmp_path / "end.png"), full_page=True)
         # The match's replay page: the leaderboard's viewer on this match's data.
