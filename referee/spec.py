@@ -20,7 +20,9 @@ class BotSpec:
     """A bot: a manifest to start as a child process, or an already running endpoint.
 
     Exactly one of ``command`` (with ``workdir``) or ``endpoint`` is set. ``endpoint`` is
-    ``host:port`` or ``unix:PATH``.
+    ``host:port`` or ``unix:PATH``. ``tree_hash``: the tree hash of the archived copy of
+    its folder that it runs (referee/league/archive.py): its manifest and workdir then lie
+    inside the archive's folder named by that hash; None for a bot run from where it is.
     """
 
     name: str
@@ -30,6 +32,7 @@ class BotSpec:
     env: Mapping[str, str] = field(default_factory=dict)
     endpoint: str | None = None
     manifest: str | None = None  # path of the bot.toml it came from, if any
+    tree_hash: str | None = None  # the archived copy it runs, if any (see above)
 
     @property
     def key(self) -> str:
@@ -37,7 +40,7 @@ class BotSpec:
         return f"{self.name}@{self.version}"
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "name": self.name,
             "version": self.version,
             "command": list(self.command),
@@ -46,6 +49,9 @@ class BotSpec:
             "endpoint": self.endpoint,
             "manifest": self.manifest,
         }
+        if self.tree_hash is not None:
+            data["tree_hash"] = self.tree_hash
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BotSpec:
@@ -57,6 +63,7 @@ class BotSpec:
             env=dict(data.get("env") or {}),
             endpoint=data.get("endpoint"),
             manifest=data.get("manifest"),
+            tree_hash=data.get("tree_hash"),
         )
 
 

@@ -124,7 +124,12 @@ LAYERS: dict[str, list[list[str]]] = {
         ["referee.league.status", "referee.league.replays", "referee.league.ladder_runner"],
         ["referee.league.runner"],
         ["referee.league.executors", "referee.league.keyfile", "referee.league.ladder"],
-        ["referee.league.store", "referee.league.local_pool", "referee.league.run_lock"],
+        [
+            "referee.league.store",
+            "referee.league.local_pool",
+            "referee.league.run_lock",
+            "referee.league.shipping",
+        ],
         ["referee.league.store_reads"],
         ["referee.league.store_rows"],
         ["referee.league.formats", "referee.league.ratings", "referee.league.archive"],

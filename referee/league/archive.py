@@ -204,11 +204,14 @@ class Layout:
 
 
 def relative_spec(spec: BotSpec, layout: Layout) -> dict[str, Any]:
-    """The spec as the store keeps it: manifest and workdir relative to the copy's entry."""
-    return {**spec.to_json(), "manifest": layout.manifest, "workdir": layout.workdir}
+    """The spec as the store keeps it: manifest and workdir relative to the copy's entry
+    (the tree hash is the store's column, not part of the kept spec)."""
+    data = {**spec.to_json(), "manifest": layout.manifest, "workdir": layout.workdir}
+    data.pop("tree_hash", None)
+    return data
 
 
-def _make_read_only(root: Path) -> None:
+def make_read_only(root: Path) -> None:
     """Files 0444 (0555 when executable), folders 0555, bottom up; links as they are."""
     for folder, dirs, files in os.walk(root, topdown=False):
         for name in files:
@@ -262,9 +265,10 @@ def _copy_tree(source: Path, target: Path, skip: Path | None) -> None:
             )
 
 
-def _resolved(stored: dict[str, Any], entry: Path) -> BotSpec:
+def _resolved(stored: dict[str, Any], entry: Path, digest: str | None = None) -> BotSpec:
     """The spec kept relative to a copy (`stored`), made to run the copy in `entry`
-    (ArchiveError if its paths lead out of the copy)."""
+    (ArchiveError if its paths lead out of the copy); `digest`: the tree hash of the copy
+    when `entry` is its archive folder, named by it (BotSpec.tree_hash)."""
     paths = {}
     for key in ("manifest", "workdir"):
         rel = stored.get(key)
@@ -277,6 +281,7 @@ def _resolved(stored: dict[str, Any], entry: Path) -> BotSpec:
         BotSpec.from_json(stored),
         manifest=str(entry / paths["manifest"]),
         workdir=os.path.normpath(entry / paths["workdir"]),
+        tree_hash=digest,
     )
 
 
@@ -310,7 +315,7 @@ class BotArchive:
 
     def resolve(self, stored: dict[str, Any], digest: str) -> BotSpec:
         """The spec that runs the archived copy `digest`, from the store's relative one."""
-        return _resolved(stored, self.entry(digest))
+        return _resolved(stored, self.entry(digest), digest)
 
     # --- copying in ----------------------------------------------------------------------
 
@@ -329,7 +334,7 @@ class BotArchive:
             _copy_tree(layout.folder, entry / layout.folder.name, skip=self.root)
             copy = entry / layout.folder.name
             digest = tree_hash(tree_entries(copy))
-            _make_read_only(copy)
+            make_read_only(copy)
         except OSError as error:
             remove_tree(entry)
             raise self._write_error(error, spec) from None

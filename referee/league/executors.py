@@ -8,7 +8,12 @@ records outcomes in the main process, in schedule order for ratings.
 * :class:`LocalExecutor`: worker processes on this machine (one match at a time each);
   with one worker it runs matches in the calling process.
 * :class:`RayExecutor` (``--executor ray``): one Ray actor per worker, each with its own
-  runner, on a local Ray instance or a cluster (``address``).
+  runner, on a local Ray instance or a cluster (``address``). Archived bots reach the
+  actors through Ray's object store (:mod:`referee.league.shipping`), not a shared folder.
+
+:meth:`Executor.run` pulls the matches it is given lazily: the next one only when a worker
+is free (a match whose worker died goes first), so whoever makes them can decide each
+match as late as possible.
 
 A worker's player is made by a :data:`RunnerFactory`, a picklable callable (a module-level
 function or class) so that worker processes and Ray actors can build their own.
@@ -34,7 +39,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from referee.bots import grpc_tuning
+from referee.league.archive import ArchiveError
 from referee.league.local_pool import POLL_S, Done, ProcessPool
+from referee.league.shipping import (
+    ShipmentError,
+    TreeCache,
+    archived_entry,
+    default_cache_root,
+    localized,
+    pack_tree,
+)
 from referee.league.store import compress_replay
 from referee.replay.digest import packed_digest
 from referee.replay.result import MatchResult
@@ -329,6 +343,14 @@ class RayExecutor(Executor):
     replaced by a new actor, and only its match is affected, as on the local executor:
     it is played again once, and reported as an error if its actor dies again.
 
+    Archived bots (a :class:`~referee.spec.BotSpec` with a ``tree_hash``) are shipped,
+    never read from a shared folder: the league process packs each tree once
+    (:func:`~referee.league.shipping.pack_tree`), puts it in Ray's object store, and sends
+    each match with the refs of its bots' trees; an actor unpacks a tree into its node's
+    bot cache (`cache`, default :func:`~referee.league.shipping.default_cache_root` on
+    the node), checks its tree hash, and plays the match from there. A tree that arrives
+    altered is refused: the match is reported as an error naming the bot and both hashes.
+
     ``address``: None starts a local Ray instance of its own with ``num_cpus`` CPUs, even
     when another is running on this machine (Ray would otherwise join the last one started
     here, another league's or a test's, and refuse the CPU count); ``"auto"`` or
@@ -345,15 +367,18 @@ class RayExecutor(Executor):
         workers: int = 0,
         address: str | None = None,
         num_cpus: int | None = None,
+        cache: str | None = None,
     ) -> None:
         self.factory = factory
         self.workers = workers or (os.cpu_count() or 1)
         self.address = address
         self.num_cpus = num_cpus
+        self.cache = cache  # each node's bot cache (None: the default there)
         self._actors: list[Any] = []
         self._actor_class: Any = None
         self._started_ray = False
         self._placed = 0  # actors placed so far (they go round the nodes)
+        self._shipped: dict[str, Any] = {}  # tree hash -> the ref of its packed tree
         self.deaths: list[str] = []
 
     def start(self) -> None:
@@ -388,48 +413,99 @@ class RayExecutor(Executor):
             node = nodes[self._placed % len(nodes)]
             options["scheduling_strategy"] = NodeAffinitySchedulingStrategy(node, soft=False)
         self._placed += 1
-        return self._actor_class.options(**options).remote(self.factory, grpc_tuning.bot_env())
+        actor_class = self._actor_class.options(**options)
+        return actor_class.remote(self.factory, grpc_tuning.bot_env(), self.cache)
 
     def run(self, specs: Iterable[MatchSpec | None]) -> Iterator[MatchAttempt]:
+        """Pull the next match from `specs` only when an actor is idle (a match whose
+        actor died goes first), yield each outcome as it comes, and once `specs` is
+        exhausted finish the matches in flight. A None from `specs` ("no match just now"):
+        wait up to POLL_S for an outcome, then ask again."""
         import ray
         from ray import exceptions
 
         # RayActorError (the actor's process died, was killed or ran out of memory), or any
         # other Ray failure of the call: MatchWorker.run itself reports every exception.
         lost = exceptions.RayError
-        matches = [spec for spec in specs if spec is not None]  # (pulled lazily: issue 29, Ray)
-        queue: deque[int] = deque(range(len(matches)))  # matches by their index
-        tries = [0] * len(matches)
-        running: dict[Any, tuple[Any, int]] = {}
+        pending = iter(specs)
+        more = True  # `pending` may have more
+        retries: deque[tuple[MatchSpec, int]] = deque()  # matches whose actor died, tries
+        running: dict[Any, tuple[Any, MatchSpec, int]] = {}  # ref -> actor, match, tries
         idle = list(self._actors)
-        while queue or running:
-            while queue and idle:
-                actor, index = idle.pop(), queue.popleft()
-                tries[index] += 1
-                running[actor.run.remote(matches[index])] = (actor, index)
-            done, _ = ray.wait(list(running), num_returns=1)
+        while True:
+            asked_none = False
+            while idle and (retries or more) and not asked_none:
+                if retries:
+                    spec, tries = retries.popleft()
+                else:
+                    pulled = next(pending, _END)
+                    if pulled is _END:
+                        more = False
+                        break
+                    if pulled is None:
+                        asked_none = True
+                        break
+                    assert isinstance(pulled, MatchSpec)
+                    spec, tries = pulled, 0
+                try:
+                    shipments = self._shipments(spec)
+                except ShipmentError as error:  # nothing of the match ran
+                    now = time.time()
+                    yield MatchAttempt(spec, None, str(error), now, now)
+                    continue
+                actor = idle.pop()
+                running[actor.run.remote(spec, shipments)] = (actor, spec, tries + 1)
+            if not running:
+                if not more and not retries:
+                    return
+                if asked_none:
+                    time.sleep(POLL_S)
+                continue
+            timeout = POLL_S if asked_none else None
+            done, _ = ray.wait(list(running), num_returns=1, timeout=timeout)
             for ref in done:
-                actor, index = running.pop(ref)
+                actor, spec, tries = running.pop(ref)
                 try:
                     outcome: MatchAttempt = ray.get(ref)
                 except lost as error:  # the actor's process died (killed, OOM, node lost)
                     idle.append(self._replace(actor))
                     how = str(error).strip().splitlines()[0][:160] if str(error) else ""
                     how = f"{type(error).__name__}: {how}".rstrip(": ")
-                    retry = tries[index] < self.attempts
-                    self.deaths.append(_death_note(matches[index].match_id, how, retry))
+                    retry = tries < self.attempts
+                    self.deaths.append(_death_note(spec.match_id, how, retry))
                     if retry:
-                        queue.appendleft(index)
+                        retries.append((spec, tries))
                     else:
                         now = time.time()
                         detail = (
-                            f"its Ray actor died each of the {tries[index]} times it played it"
+                            f"its Ray actor died each of the {tries} times it played it"
                             f" (last {how}); it stays scheduled"
                         )
-                        yield MatchAttempt(matches[index], None, detail, now, now)
+                        yield MatchAttempt(spec, None, detail, now, now)
                     continue
                 idle.append(actor)
                 yield outcome
+
+    def _shipments(self, spec: MatchSpec) -> dict[str, Any]:
+        """The object store refs of the archived trees of `spec`'s bots, by tree hash:
+        each tree packed and put there once, the first time a match needs it."""
+        import ray
+        from ray import exceptions
+
+        refs: dict[str, Any] = {}
+        for bot in spec.bots:
+            digest = bot.tree_hash
+            if digest is None or digest in refs:
+                continue
+            if digest not in self._shipped:
+                try:
+                    self._shipped[digest] = ray.put(pack_tree(archived_entry(bot)))
+                except (ArchiveError, OSError, exceptions.RayError) as error:
+                    raise ShipmentError(
+                        f"bot {bot.key}: its archived copy cannot be shipped: {error}"
+                    ) from None
+            refs[digest] = self._shipped[digest]
+        return refs
 
     def _replace(self, actor: Any) -> Any:
         """A new actor in place of a dead one (the dead one is killed for good)."""
@@ -450,29 +526,71 @@ class RayExecutor(Executor):
             with contextlib.suppress(Exception):
                 ray.kill(actor)
         self._actors = []
+        self._shipped = {}
         if self._started_ray:
             ray.shutdown()
             self._started_ray = False
 
 
 class _RayWorker:
-    """The body of a Ray actor: a :class:`MatchWorker`. `grpc_env`: the league process's
-    gRPC setting (referee/bots/grpc_tuning.py), set here before the runner imports grpc: Ray
-    starts its workers without it."""
+    """The body of a Ray actor: a :class:`MatchWorker`, and its node's bot cache
+    (`cache`; None: the default there). `grpc_env`: the league process's gRPC setting
+    (referee/bots/grpc_tuning.py), set here before the runner imports grpc: Ray starts
+    its workers without it."""
 
-    def __init__(self, factory: RunnerFactory, grpc_env: dict[str, str]) -> None:
+    def __init__(
+        self, factory: RunnerFactory, grpc_env: dict[str, str], cache: str | None = None
+    ) -> None:
         os.environ.update(grpc_env)
         self.worker = MatchWorker(factory)
+        self.trees = TreeCache(Path(cache) if cache else default_cache_root())
 
-    def run(self, spec: MatchSpec) -> MatchAttempt:
+    def run(self, spec: MatchSpec, shipments: dict[str, Any] | None = None) -> MatchAttempt:
+        """Play `spec` with its archived bots run from this node's copies of the trees in
+        `shipments` (tree hash -> object ref); a tree that cannot be had here, or is not
+        the one registered, is the match's error (nothing of the match runs)."""
         set_title(BUSY_TITLE)
         try:
-            return self.worker.run(spec)
+            try:
+                local = self._localized(spec, shipments or {})
+            except (ShipmentError, ArchiveError) as error:
+                now = time.time()
+                return MatchAttempt(spec, None, str(error), now, now)
+            return replace(self.worker.run(local), spec=spec)
         finally:
             set_title(IDLE_TITLE)
 
+    def _localized(self, spec: MatchSpec, shipments: dict[str, Any]) -> MatchSpec:
+        import ray
+        from ray import exceptions
+
+        entries: dict[str, Path] = {}
+        for bot in spec.bots:
+            digest = bot.tree_hash
+            if digest is None or digest in entries:
+                continue
+            if digest not in shipments:
+                raise ShipmentError(f"bot {bot.key}: its archived copy was not shipped")
+
+            def fetch(ref: Any = shipments[digest], key: str = bot.key) -> bytes:
+                try:
+                    blob: bytes = ray.get(ref)
+                except exceptions.RayError as error:
+                    first = str(error).strip().splitlines()[:1]
+                    raise ShipmentError(
+                        f"bot {key}: its shipped copy could not be fetched: "
+                        f"{type(error).__name__} {' '.join(first)[:160]}"
+                    ) from None
+                return blob
+
+            entries[digest] = self.trees.entry(bot, fetch)
+        return localized(spec, entries)
+
     def close(self) -> None:
         self.worker.close()
+
+
+_END: Any = object()  # what next() gives once the matches are exhausted
 
 
 def make_executor(
