@@ -420,6 +420,8 @@ class SiteState:
             for b in registered
             if newest_key[b.spec.name] != b.spec.key
         }
+        # A version its author retired (the arena) names itself: no newer version took over.
+        retired.update({key: key for key in store.retired_bots() if key not in retired})
         names = {b.spec.key: (b.spec.name, b.spec.version) for b in registered}
         standings = tuple(self._standings(v, names, about_of, retired) for v in variants)
         keys = [b.spec.key for b in registered]  # then the keys only results name

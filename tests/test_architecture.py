@@ -183,9 +183,16 @@ LAYERS: dict[str, list[list[str]]] = {
     "arena": [
         ["arena.cli"],
         ["arena.server", "arena.client"],
-        ["arena.checker", "arena.background", "arena.ladder", "arena.games", "arena.play_page"],
+        [
+            "arena.checker",
+            "arena.background",
+            "arena.ladder",
+            "arena.games",
+            "arena.play_page",
+            "arena.status",
+        ],
         ["arena.uploads", "arena.db", "arena.lifeline"],
-        ["arena.config"],
+        ["arena.config", "arena.events"],
     ],
     "bullring_cli": [
         ["bullring_cli.app"],
