@@ -96,7 +96,8 @@ class PublishReport:
 def check_about(about: object) -> dict[str, Any]:
     """The arena's facts for the submit page, checked: a JSON object with `url` (text),
     `variants` (objects with `id`, `title`, `seats`), `clock` (text), `caps` (an object of
-    numbers), `commands` (texts), `public_logs` (true or false). PublishError otherwise."""
+    numbers), `commands` (texts), `public_logs` (true or false), and optionally `play`
+    (the address where visitors play the bots). PublishError otherwise."""
     if not isinstance(about, dict):
         raise PublishError("about: not a JSON object")
     kinds: dict[str, type | tuple[type, ...]] = {
@@ -124,6 +125,8 @@ def check_about(about: object) -> dict[str, Any]:
         raise PublishError("about: 'caps' must hold numbers")
     if not all(isinstance(line, str) for line in about["commands"]):
         raise PublishError("about: 'commands' must be texts")
+    if not isinstance(about.get("play", ""), str):
+        raise PublishError("about: 'play' (where visitors play the bots) must be a text")
     return dict(about)
 
 

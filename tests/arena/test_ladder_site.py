@@ -73,11 +73,12 @@ def test_the_arena_serves_a_current_whole_site(browser: Any, tmp_path: Path) -> 
             page.screenshot(path=str(tmp_path / "index.png"), full_page=True)
             page.click("main a[href*='bots/a_1']")
             page.wait_for_load_state()
-            assert "a@1" in page.locator("h1").inner_text()
+            assert page.locator("h1").inner_text().startswith("a version 1")
             page.screenshot(path=str(tmp_path / "bot.png"), full_page=True)
             page.goto(server.url + "/submit.html")
             submit = page.locator("body").inner_text()
             assert "bullring bot upload" in submit and server.url in submit
+            assert page.get_attribute("main a[href$='/play']", "href") == f"{server.url}/play"
             page.screenshot(path=str(tmp_path / "submit.png"), full_page=True)
             page.goto(server.url + "/last-hour.html")
             page.click("main a[href*='matches/']")
