@@ -11,6 +11,7 @@ left edge to the right; no text (the numbers are in ``metrics.jsonl``).
 from __future__ import annotations
 
 import importlib
+import itertools
 import os
 import struct
 import zlib
@@ -110,21 +111,19 @@ def plain_chart(lines: Series, fair: float) -> Image:
     span = max(x_high - x_low, 1.0)
 
     def px(x: float) -> int:
-        return int(round(left + (right - left) * (x - x_low) / span))
+        return round(left + (right - left) * (x - x_low) / span)
 
     def py(share: float) -> int:
-        return int(round(bottom - (bottom - top) * min(max(share, 0.0), 1.0)))
+        return round(bottom - (bottom - top) * min(max(share, 0.0), 1.0))
 
     for tenth in range(11):
         image[py(tenth / 10), left:right] = (225, 225, 225)
     image[top:bottom, left] = (0, 0, 0)
     image[bottom, left:right] = (0, 0, 0)
-    colours = [
-        np.array(COLOURS[i % len(COLOURS)], dtype=np.float64) for i in range(len(lines))
-    ]
+    colours = [np.array(COLOURS[i % len(COLOURS)], dtype=np.float64) for i in range(len(lines))]
     for colour, points in zip(colours, lines.values(), strict=True):
         band = (255 - (255 - colour) * 0.25).astype(np.uint8)
-        for (x0, _, lo0, hi0), (x1, _, lo1, hi1) in zip(points, points[1:], strict=False):
+        for (x0, _, lo0, hi0), (x1, _, lo1, hi1) in itertools.pairwise(points):
             for x in range(px(x0), px(x1) + 1):
                 t = (x - px(x0)) / max(px(x1) - px(x0), 1)
                 lo, hi = lo0 + t * (lo1 - lo0), hi0 + t * (hi1 - hi0)
@@ -134,10 +133,10 @@ def plain_chart(lines: Series, fair: float) -> Image:
         image[py(fair), x : x + 6] = (120, 120, 120)
     for colour, points in zip(colours, lines.values(), strict=True):
         ink = colour.astype(np.uint8)
-        for (x0, r0, _, _), (x1, r1, _, _) in zip(points, points[1:], strict=False):
+        for (x0, r0, _, _), (x1, r1, _, _) in itertools.pairwise(points):
             _line(image, px(x0), py(r0), px(x1), py(r1), ink)
-        for x, rate, _, _ in points:
-            cx, cy = px(x), py(rate)
+        for point, rate, _, _ in points:
+            cx, cy = px(point), py(rate)
             image[max(cy - 3, 0) : cy + 4, max(cx - 3, 0) : cx + 4] = ink
     return image
 

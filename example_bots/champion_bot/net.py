@@ -17,6 +17,7 @@ all the bot needs; :func:`loss_and_gradients` is the training pipeline's.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Sequence
@@ -73,7 +74,7 @@ def initial(
     value_sizes = (state, *value_hidden, 1)
     params: Params = {}
     for prefix, sizes in (("p", policy_sizes), ("v", value_sizes)):
-        for layer, (fan_in, fan_out) in enumerate(zip(sizes[:-1], sizes[1:], strict=True)):
+        for layer, (fan_in, fan_out) in enumerate(itertools.pairwise(sizes)):
             last = layer == len(sizes) - 2
             scale = 0.01 if last else np.sqrt(2.0 / fan_in)
             params[f"{prefix}{layer}.w"] = rng.normal(0.0, scale, (fan_in, fan_out))
@@ -172,14 +173,11 @@ def load(path: Path) -> Net:
     """The network stored at `path`; it must have been made with this module's features."""
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(str(data["meta"]))
-        params = {name: np.array(data[name], dtype=np.float64) for name in data.files}
-    params.pop("meta")
+        params = {n: np.array(data[n], dtype=np.float64) for n in data.files if n != "meta"}
     if meta.get("format") != FORMAT:
         raise ValueError(f"{path}: not a {FORMAT} file")
-    if (
-        meta["state_features"] != list(STATE_FEATURES)
-        or meta["option_features"] != list(OPTION_FEATURES)
-    ):
+    made_with = (meta["state_features"], meta["option_features"])
+    if made_with != (list(STATE_FEATURES), list(OPTION_FEATURES)):
         raise ValueError(f"{path} was made with other features")
     sizes = tuple(meta.pop("policy_sizes")), tuple(meta.pop("value_sizes"))
     for key in ("format", "state_features", "option_features"):

@@ -354,7 +354,7 @@ def save_checkpoint(run: Run, out: Path) -> None:
 
 
 def config_from(record: dict[str, Any]) -> Config:
-    values = {}
+    values: dict[str, Any] = {}
     for f in fields(Config):
         value = record[f.name]
         values[f.name] = tuple(value) if isinstance(value, list) else value
@@ -496,12 +496,13 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     out: Path = args.out
-    given = {
+    given: dict[str, Any] = {
         f.name: tuple(v) if isinstance(v, list) else v
         for f in fields(Config)
         if (v := getattr(args, f.name)) is not None
     }
-    command = shlex.join(["python", "-m", "example_bots.champion_bot.train", *(argv or sys.argv[1:])])
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    command = shlex.join(["python", "-m", "example_bots.champion_bot.train", *arguments])
 
     def log(line: str) -> None:
         if not args.quiet:
