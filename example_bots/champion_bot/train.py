@@ -95,7 +95,7 @@ class Config:
     policy_hidden: tuple[int, ...] = (128, 64)
     value_hidden: tuple[int, ...] = (64,)
     eval_every: int = 1
-    eval_deals: int = 25
+    eval_deals: int = 100
     eval_opponents: tuple[str, ...] = ("rules_bot",)
     eval_seed: int = 1_000_000
 

@@ -124,3 +124,14 @@ def test_the_plain_png_is_a_png_of_the_chart(tmp_path: Path) -> None:
     later = {"iteration": 3, "eval": {"rules_bot": {"win_rate": 0.3, "low": 0.2, "high": 0.5}}}
     assert draw([record, later], tmp_path / "curve.png", 0.25, plain=True) == "plain"
     assert png_size(tmp_path / "curve.png") == (800, 400)
+
+
+def test_self_play_in_worker_processes_computes_the_same_run(tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    args = [*TINY, "--iterations", "1", "--games", "3"]
+    assert train(one, *args, "--jobs", "1") == 0
+    assert train(two, *args, "--jobs", "2") == 0
+    a, b = load(one / "weights.npz"), load(two / "weights.npz")
+    for key in a.params:
+        assert np.array_equal(a.params[key], b.params[key]), key
+    assert metrics(one) == metrics(two)
