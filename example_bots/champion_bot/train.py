@@ -532,11 +532,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         (out / "config.json").write_text(json.dumps(asdict(run.config), indent=1) + "\n")
         initial_eval(run, out, log)
     started = time.monotonic()
-    while run.iteration < args.iterations:
-        if time.monotonic() - started >= args.minutes * 60:
-            log(f"stopped: --minutes {args.minutes:g} spent")
-            break
-        iterate(run, out, args.jobs, log)
+    try:
+        while run.iteration < args.iterations:
+            if time.monotonic() - started >= args.minutes * 60:
+                log(f"stopped: --minutes {args.minutes:g} spent")
+                break
+            iterate(run, out, args.jobs, log)
+    except KeyboardInterrupt:
+        print(
+            f"interrupted: {out / CHECKPOINT} holds iteration {load_checkpoint(out).iteration};"
+            " --resume goes on from there",
+            file=sys.stderr,
+        )
+        return 130
     log(f"done: {run.iteration} iterations; {out / 'weights.npz'}; {out / 'curve.png'}")
     return 0
 
