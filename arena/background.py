@@ -130,6 +130,7 @@ def about_site(arena: ArenaConfig) -> dict[str, Any]:
             f"bullring bot status my_bot --arena {url}",
         ],
         "public_logs": arena.public_logs,
+        "play": f"{url}/play" if arena.human_games > 0 else "",
     }
 
 

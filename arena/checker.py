@@ -18,10 +18,12 @@ from pathlib import Path
 
 from arena.config import ArenaConfig, load_arena
 from arena.db import ArenaDb, Upload
+from arena.events import first_line, log_event
 from arena.lifeline import die_with_parent
 from referee.bots.manifest import load_manifest
 from referee.check import check_for_league
 from referee.league.runner import register_submission
+from referee.league.store import LeagueStore
 from referee.sandbox.probe import available
 from sdk.errors import BullringError
 
@@ -67,9 +69,22 @@ def main(argv: list[str]) -> int:
         if upload.attempt != int(argv[2]) or upload.state != "checking":
             return 0  # taken again since (a restart): that attempt records the outcome
         state, reason, output = check_upload(arena, upload)
-        if state != "queued":
-            db.finish(upload, state, reason, output)
+        if state == "queued":
+            return 0
+        recorded = db.finish(upload, state, reason, output)
+        # Retired by its author while it was checked: registered, it is retired there too.
+        if not recorded and state == "active" and db.uploads_by_id(upload.id).state == "retired":
+            retire_in_store(arena, upload.key)
     return 0
+
+
+def retire_in_store(arena: ArenaConfig, key: str) -> bool:
+    """Retire version `key` in the arena's league store, if it is registered there (False
+    if it is not, or there is no store yet); StoreError (StoreLocked) if it cannot be."""
+    if not arena.store.is_file():
+        return False
+    with LeagueStore.open(arena.store) as store:
+        return store.retire(key)
 
 
 class CheckQueue:
@@ -122,6 +137,7 @@ class CheckQueue:
                 f"the check took longer than the arena's limit of {self.arena.check_timeout_s:g} s",
                 None,
             )
+            self._log(db.uploads_by_id(upload.id))
             return
         finally:
             self.child = None
@@ -139,7 +155,18 @@ class CheckQueue:
                         "UPDATE uploads SET state = 'queued' WHERE id = ? AND attempt = ?",
                         (upload.id, upload.attempt),
                     )
+                log_event("check", bot=upload.key, upload=upload.id, state="queued",
+                          reason="no sandbox now: checked again later")  # fmt: skip
                 self.stop.wait(5)
+                return
+        self._log(db.uploads_by_id(upload.id))
+
+    @staticmethod
+    def _log(done: Upload) -> None:
+        seconds = None if done.check_s is None else f"{done.check_s:.2f}"
+        reason = first_line(done.reason) if done.state != "active" else None
+        log_event("check", bot=done.key, upload=done.id, state=done.state, reason=reason,
+                  seconds=seconds)  # fmt: skip
 
 
 if __name__ == "__main__":

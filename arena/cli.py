@@ -1,5 +1,6 @@
-"""The arena's commands: ``bullring arena serve|author``, and the authors' ``bullring bot
-upload|status`` (registered in bullring_cli/app.py; only the CLI imports this module)."""
+"""The arena's commands: ``bullring arena serve|author|status``, and the authors'
+``bullring bot upload|status|retire`` (registered in bullring_cli/app.py; only the CLI
+imports this module)."""
 
 from __future__ import annotations
 
@@ -19,8 +20,10 @@ from arena.background import log_line
 from arena.config import ArenaConfig, load_arena, parse_listen
 from arena.db import ArenaDb
 from referee.cli.errors import fail
+from referee.limits import safe_name_problem
 from referee.sandbox.probe import available
 from referee.terminal_text import inert_line, inert_text
+from sdk.errors import BullringError
 
 app = typer.Typer(help="Serve an arena: uploads from authors with their own tokens.")
 author_app = typer.Typer(help="The arena's authors and their tokens.", no_args_is_help=True)
@@ -103,6 +106,28 @@ def _arena_server() -> type[Any]:
                     signal.signal(sig, handler)
 
     return Server
+
+
+@app.command("status")
+def arena_status(
+    file: Annotated[Path, typer.Argument(help="The arena file.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Where the arena stands, from its files (the server need not run): the queue, the
+    matches finished and a minute, the active bots with their matches and ratings."""
+    from arena.status import arena_status as read_status
+    from arena.status import status_table
+
+    try:
+        found = read_status(load_arena(file))
+    except BullringError as error:
+        fail(str(error).splitlines()[0] if str(error).strip() else type(error).__name__)
+        raise typer.Exit(1) from None
+    if as_json:
+        typer.echo(json.dumps(found, indent=2))
+        return
+    for line in status_table(found):
+        typer.echo(line)
 
 
 @author_app.command("add")
@@ -218,3 +243,19 @@ def status(
         for variant, rating in version.get("ratings", {}).items():
             line += f"\t{variant}: {rating['rating']:.2f} ({rating['matches']} matches)"
         typer.echo(line)
+
+
+def retire(
+    bot: Annotated[str, typer.Argument(help="The version to retire: NAME@VERSION.")],
+    arena: Annotated[str, ARENA_OPTION],
+    token_file: Annotated[Path | None, TOKEN_FILE_OPTION] = None,
+) -> None:
+    """Retire a version of your bot: it keeps its results and ratings, and the arena's
+    league schedules it no more (a queued or checking one is never activated)."""
+    name, at, version = bot.partition("@")
+    problem = safe_name_problem(name) or safe_name_problem(version)
+    if not at or problem:
+        raise fail(f"{bot!r} is not NAME@VERSION ({problem or 'no @'})")
+    token = read_token(token_file)
+    done = _client().retire(arena, name, version, token)
+    typer.echo(f"{inert_line(str(done.get('bot', bot)))}: {inert_line(str(done.get('state')))}")

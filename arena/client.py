@@ -1,5 +1,5 @@
 """The authors' client (httpx): pack and upload a bot folder, follow its check, read a
-bot's status. Every failure is one line (:class:`ArenaClientError`)."""
+bot's status, retire a version. Every failure is one line (:class:`ArenaClientError`)."""
 
 from __future__ import annotations
 
@@ -58,6 +58,12 @@ def status(url: str, name: str, token: str | None) -> dict[str, Any]:
     """``GET /api/v1/bots/NAME``."""
     with _client(url, token) as client:
         return _answer(_request(url, lambda: client.get(f"{API}/bots/{name}")))
+
+
+def retire(url: str, name: str, version: str, token: str) -> dict[str, Any]:
+    """``POST /api/v1/bots/NAME/VERSION/retire``: the version as it stands then."""
+    with _client(url, token) as client:
+        return _answer(_request(url, lambda: client.post(f"{API}/bots/{name}/{version}/retire")))
 
 
 def upload(

@@ -4,7 +4,9 @@ owns each bot name, and every accepted upload with its state.
 A token is shown once, when it is made; only its sha256 is kept, and a presented token is
 compared with every live author's hash in constant time. An upload's state runs
 ``queued`` > ``checking`` > ``active`` or ``rejected``; an active version becomes
-``retired`` when a newer one of its name turns active. Each change is one transaction.
+``retired`` when a newer one of its name turns active (``superseded by NAME@VERSION``), or
+when its author retires it (:meth:`ArenaDb.retire`: a queued or checking one too, which is
+then never activated). Each change is one transaction.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from referee.limits import safe_name_problem
 from sdk.errors import BullringError
 
 TOKEN_PREFIX = "bra_"
+RETIRED_BY_AUTHOR = "retired by its author"
 STATES = ("queued", "checking", "rejected", "active", "retired")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS authors (
@@ -48,6 +52,7 @@ CREATE TABLE IF NOT EXISTS uploads (
     reason TEXT,
     output TEXT,
     check_s REAL,
+    retired_at REAL,
     created_at REAL NOT NULL,
     updated_at REAL NOT NULL
 );
@@ -81,6 +86,7 @@ class Upload:
     check_s: float | None  # how long its check took (from the queue to the outcome)
     created_at: float
     updated_at: float
+    retired_at: float | None = None  # when it was retired (superseded, or by its author)
 
     @property
     def key(self) -> str:
@@ -104,7 +110,25 @@ class ArenaDb:
             columns = {row[1] for row in db.execute("PRAGMA table_info(uploads)")}
             if "check_s" not in columns:  # a file made before checks were timed
                 db.execute("ALTER TABLE uploads ADD COLUMN check_s REAL")
+            if "retired_at" not in columns:  # a file made before authors could retire
+                db.execute("ALTER TABLE uploads ADD COLUMN retired_at REAL")
         path.chmod(0o600)
+
+    @classmethod
+    def open_readonly(cls, path: Path) -> ArenaDb:
+        """Open an existing arena file for reading only (sqlite3.Error if it cannot be)."""
+        self = cls.__new__(cls)
+        self.path = path
+        uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+        self.db = sqlite3.connect(uri, uri=True, timeout=30, check_same_thread=False)
+        self.db.row_factory = sqlite3.Row
+        try:
+            self.db.execute("PRAGMA busy_timeout=30000")
+            self.db.execute("SELECT COUNT(*) FROM uploads").fetchone()
+        except BaseException:
+            self.db.close()
+            raise
+        return self
 
     def close(self) -> None:
         self.db.close()
@@ -242,8 +266,22 @@ class ArenaDb:
             )
             if done.rowcount == 1 and state == "active":
                 db.execute(
-                    "UPDATE uploads SET state = 'retired', updated_at = ?"
-                    " WHERE bot = ? AND state = 'active' AND id != ?",
-                    (time.time(), upload.bot, upload.id),
+                    "UPDATE uploads SET state = 'retired', reason = ?, updated_at = ?,"
+                    " retired_at = ? WHERE bot = ? AND state = 'active' AND id != ?",
+                    (f"superseded by {upload.key}", now, now, upload.bot, upload.id),
                 )
             return done.rowcount == 1
+
+    def retire(self, upload_id: int) -> Upload:
+        """Retire an upload at its author's word (one transaction; idempotent): an active,
+        queued or checking one becomes ``retired`` (a queued or checking one is then never
+        activated: :meth:`finish` and :meth:`take_next` leave it alone). A rejected or
+        retired one is left as it is. The upload as it stands then."""
+        now = time.time()
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE uploads SET state = 'retired', reason = ?, retired_at = ?, updated_at = ?"
+                " WHERE id = ? AND state IN ('queued', 'checking', 'active')",
+                (RETIRED_BY_AUTHOR, now, now, upload_id),
+            )
+        return self.uploads_by_id(upload_id)

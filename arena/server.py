@@ -3,8 +3,10 @@ the league code. Every answer is JSON; every refusal is a 4xx or 5xx with one se
 ``{"error": ...}``, and leaves nothing in the archive, the store or the upload folders.
 
 ``POST /api/v1/bots`` takes a packed bot (tar.gz or zip) with the author's bearer token;
-``GET /api/v1/bots/NAME`` says where each version stands; ``GET /api/v1/openapi.json``
-(and the page ``/api/v1/docs``) describes the API.
+``GET /api/v1/bots/NAME`` says where each version stands; ``POST
+/api/v1/bots/NAME/VERSION/retire`` retires a version (its author's token);
+``GET /api/v1/openapi.json`` (and the page ``/api/v1/docs``) describes the API. Each
+upload, check and retirement is one line of the server's log (arena/events.py).
 """
 
 from __future__ import annotations
@@ -38,15 +40,16 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from arena.background import LadderProcess, SitePublisher, log_line
-from arena.checker import CheckQueue
+from arena.checker import CheckQueue, retire_in_store
 from arena.config import ArenaConfig
 from arena.db import ArenaDb, ArenaDbError
+from arena.events import log_event
 from arena.games import Game, GameRefused, HumanGames
 from arena.play_page import GAME_OVER, NO_GAME, NO_GAMES, PLAY_SCRIPT, play_page_html
 from arena.uploads import UploadRefused, read_manifest, unpack
 from leaderboard.render import STATIC_SOURCE
 from referee.league.archive import changed_files, remove_tree, tree_entries, tree_hash
-from referee.league.store import LeagueStore, StoreError
+from referee.league.store import LeagueStore, StoreError, StoreLocked
 from referee.limits import safe_name_problem
 
 BODY_TIMEOUT_S = 300.0  # the longest an upload's body may take in all
@@ -83,9 +86,16 @@ class Arena:
     # --- upload ----------------------------------------------------------------------
 
     async def upload(self, request: Request) -> Response:
+        seen: dict[str, str] = {}
+        response = await self._upload(request, seen)
+        _log_answer("upload", response, seen)
+        return response
+
+    async def _upload(self, request: Request, seen: dict[str, str]) -> Response:
         author = self.author(request)
         if author is None:
             return refuse(401, "a valid token is needed (Authorization: Bearer TOKEN)")
+        seen["author"] = author
         caps = self.config.caps
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > caps.packed_bytes:
@@ -97,7 +107,7 @@ class Arena:
             packed = await self._receive(request, incoming)
             if isinstance(packed, Response):
                 return packed
-            return await run_in_threadpool(self._accept, author, packed, incoming)
+            return await run_in_threadpool(self._accept, author, packed, incoming, seen)
         except UploadRefused as refused:
             return refuse(refused.status, str(refused))
         except OSError as error:
@@ -137,11 +147,13 @@ class Arena:
             return refuse(400, "the upload is empty: send a tar.gz or zip of the bot's folder")
         return packed
 
-    def _accept(self, author: str, packed: Path, incoming: Path) -> Response:
-        """Unpack, read the manifest, refuse or queue (in a worker thread)."""
+    def _accept(self, author: str, packed: Path, incoming: Path, seen: dict[str, str]) -> Response:
+        """Unpack, read the manifest, refuse or queue (in a worker thread); `seen` gets
+        the bot's key once it is known (for the log)."""
         tree = incoming / "tree"
         unpack(packed, tree, self.config.caps)
         spec = read_manifest(tree)
+        seen["bot"] = spec.key
         owner = self.db.owner(spec.name)
         if owner is not None and owner != author:
             return refuse(403, f"bot {spec.name} belongs to another author")
@@ -224,7 +236,7 @@ class Arena:
         owner = self.db.owner(name)
         mine = owner is not None and owner == author
         versions = []
-        ratings, faults = self._league_rows(name)
+        ratings, faults, played = self._league_rows(name)
         detail = mine or self.config.public_logs
         logs = self._logs(name) if detail else {}
         for upload in self.db.uploads(bot=name):
@@ -246,6 +258,11 @@ class Arena:
             if mine or self.config.public_logs:
                 item["output"] = upload.output
             item.update(ratings.get(upload.key, {}))
+            item["matches"] = played.get(upload.key, 0)
+            if upload.retired_at is not None:
+                item["retired_at"] = upload.retired_at
+            if upload.state == "retired" and upload.reason:
+                item["reason"] = upload.reason
             if detail and upload.key in faults:  # what its faults said: its author only
                 item["faults"] = faults[upload.key][-MAX_FAULTS:]
             if detail and upload.key in logs:  # what it printed in its matches: likewise
@@ -257,15 +274,18 @@ class Arena:
 
     def _league_rows(
         self, name: str
-    ) -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
-        """Each version's rating, matches and faults count in each variant, and its faults
-        (match, kind, decision, detail), from the league's store."""
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]], dict[str, int]]:
+        """Each version's rating, matches and faults count in each variant, its faults
+        (match, kind, decision, detail), and its finished matches over all variants, from
+        the league's store."""
         found: dict[str, dict[str, Any]] = {}
         faults: dict[str, list[dict[str, Any]]] = {}
+        played: dict[str, int] = {}
         if not self.config.store.is_file():
-            return found, faults
+            return found, faults, played
         try:
             with LeagueStore.open_readonly(self.config.store) as store:
+                played = store.matches_played(name)
                 for fault in store.faults():
                     if str(fault["bot"]).split("@")[0] == name:
                         faults.setdefault(str(fault["bot"]), []).append(
@@ -284,8 +304,8 @@ class Arena:
                                 "faults": row.faults,
                             }
         except StoreError:
-            return found, faults
-        return found, faults
+            return found, faults, played
+        return found, faults, played
 
     def _logs(self, name: str) -> dict[str, list[dict[str, Any]]]:
         """The last log tails the league kept of each version of bot `name` (match, seat,
@@ -300,6 +320,63 @@ class Arena:
         except StoreError:
             return {}
         return found
+
+    # --- retire ------------------------------------------------------------------------
+
+    async def retire(self, request: Request) -> Response:
+        name, version = request.path_params["name"], request.path_params["version"]
+        seen = {"bot": f"{name}@{version}"}
+        response = await self._retire(request, name, version, seen)
+        _log_answer("retire", response, seen)
+        return response
+
+    async def _retire(
+        self, request: Request, name: str, version: str, seen: dict[str, str]
+    ) -> Response:
+        author = self.author(request)
+        if author is None:
+            return refuse(401, "a valid token is needed (Authorization: Bearer TOKEN)")
+        seen["author"] = author
+        if safe_name_problem(name) or safe_name_problem(version):
+            return refuse(404, f"no bot {name!r} version {version!r} here")
+        return await run_in_threadpool(self._retire_version, author, name, version)
+
+    def _retire_version(self, author: str, name: str, version: str) -> Response:
+        """Retire `name@version` for its author (in a worker thread): in the league store
+        first (once registered there), then in the arena's file."""
+        owner = self.db.owner(name)
+        if owner is None:
+            return refuse(404, f"no bot {name} here")
+        if owner != author:
+            return refuse(403, f"bot {name} belongs to another author")
+        uploads = [u for u in self.db.uploads(bot=name) if u.version == version]
+        live = [u for u in uploads if u.state != "rejected"]
+        if not uploads:
+            return refuse(404, f"no version {version} of bot {name} here")
+        if not live:
+            return refuse(409, f"bot {name}@{version} was rejected: it never joined the league")
+        upload = live[-1]
+        # A retry after a refusal here does it all again: each step is idempotent.
+        try:
+            retire_in_store(self.config, upload.key)
+            with self.accept_lock:  # the server's connection: one transaction at a time
+                done = self.db.retire(upload.id)
+            if upload.state in ("queued", "checking"):
+                # Its check may have registered it meanwhile: retired there too.
+                retire_in_store(self.config, upload.key)
+        except StoreLocked:
+            return refuse(503, "busy: the league's store is locked, retry later",
+                          {"Retry-After": "10"})  # fmt: skip
+        except StoreError as error:
+            return refuse(500, f"the league's store cannot be written: {error}")
+        item: dict[str, Any] = {
+            "upload": done.id,
+            "bot": done.key,
+            "state": done.state,
+            "reason": done.reason,
+            "retired_at": done.retired_at,
+        }
+        return JSONResponse(item)
 
     # --- schema ------------------------------------------------------------------------
 
@@ -500,6 +577,27 @@ def site_path(site: Path, wanted: str) -> Path | None:
     return found
 
 
+def _log_answer(event: str, response: Response, seen: dict[str, str]) -> None:
+    """One log line for an upload's or a retirement's answer: who, which bot, the upload
+    id and its state, or the HTTP status and the refusal's first line."""
+    try:
+        data = json.loads(bytes(response.body))
+    except ValueError:
+        data = {}
+    data = data if isinstance(data, dict) else {}
+    outcome = "refused" if response.status_code >= 400 else "accepted"
+    error = data.get("error")
+    log_event(
+        f"{event} {outcome}",
+        author=seen.get("author"),
+        bot=data.get("bot") or seen.get("bot"),
+        upload=data.get("upload"),
+        state=data.get("state"),
+        status=response.status_code,
+        error=None if error is None else str(error).splitlines()[0],
+    )
+
+
 def _read_only(root: Path) -> None:
     for folder, dirs, files in os.walk(root, topdown=False):
         for name in files:
@@ -557,6 +655,7 @@ def make_app(
         routes=[
             Route(f"{API}/bots", arena.upload, methods=["POST"]),
             Route(f"{API}/bots/{{name}}", arena.status, methods=["GET"]),
+            Route(f"{API}/bots/{{name}}/{{version}}/retire", arena.retire, methods=["POST"]),
             Route(f"{API}/openapi.json", arena.openapi, methods=["GET"]),
             Route(f"{API}/docs", arena.docs, methods=["GET"]),
             Route(f"{API}/health", arena.health, methods=["GET"]),
@@ -623,6 +722,29 @@ def openapi_schema(url: str) -> dict[str, Any]:
                                           "files, depth, ratio, check_timeout_s"}},
                 }
             },
+            f"{API}/bots/{{name}}/{{version}}/retire": {
+                "post": {
+                    "summary": "Retire a version of your bot: it keeps its results and "
+                               "ratings and is no longer scheduled (a queued or checking "
+                               "one is never activated); idempotent",
+                    "parameters": [
+                        {"name": "name", "in": "path", "required": True,
+                         "schema": {"type": "string"}},
+                        {"name": "version", "in": "path", "required": True,
+                         "schema": {"type": "string"}},
+                    ],
+                    "security": [{"token": []}],
+                    "responses": {
+                        "200": {"description": "upload, bot, state (retired), reason, "
+                                               "retired_at"},
+                        "401": {"description": "no valid token", **error},
+                        "403": {"description": "the bot belongs to another author", **error},
+                        "404": {"description": "no such bot or version", **error},
+                        "409": {"description": "that version was rejected", **error},
+                        "503": {"description": "busy: retry later (Retry-After)", **error},
+                    },
+                }
+            },
             f"{API}/bots/{{name}}": {
                 "get": {
                     "summary": "Each version's state, ratings; the check's output (author)",
@@ -632,7 +754,8 @@ def openapi_schema(url: str) -> dict[str, Any]:
                     ],
                     "security": [{}, {"token": []}],
                     "responses": {
-                        "200": {"description": "bot, yours, versions: state, reason, ratings"},
+                        "200": {"description": "bot, yours, versions: state, reason, "
+                                               "ratings, matches"},
                         "404": {"description": "no such bot that you may see", **error},
                     },
                 }

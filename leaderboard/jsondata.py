@@ -131,7 +131,8 @@ STANDINGS_SCHEMA: dict[str, Any] = {
                 "properties": {
                     "bot": {"type": "string"},
                     "points": {
-                        "description": "[match_number, league_match, mu, sigma], oldest first",
+                        "description": "[match_number, league_match, mu, sigma], oldest first;"
+                        " at most 240 points, evenly spaced, the first and the last kept",
                         "type": "array",
                         "items": {
                             "type": "array",

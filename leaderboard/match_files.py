@@ -11,6 +11,7 @@ them, each reading the store itself, while the builder writes the other pages.
 
 from __future__ import annotations
 
+import base64
 import gzip
 import json
 import os
@@ -25,7 +26,7 @@ from typing import Any
 
 from markupsafe import escape
 
-from leaderboard import paths
+from leaderboard import files, paths
 from leaderboard.model import LeagueInfo, MatchSummary, ReplayLoader
 from leaderboard.pages import PageRenderer
 from leaderboard.viewer_data import family_of, packed_data, packed_from_digest
@@ -59,6 +60,7 @@ class Job:
     league: LeagueInfo
     load_replay: ReplayLoader
     matches: Sequence[MatchSummary]
+    public_logs: bool = True  # False: no log tails, and no fault's detail (the bot's text)
 
 
 class MatchPages:
@@ -103,12 +105,13 @@ class MatchPages:
 _PAGES: dict[LeagueInfo, MatchPages] = {}
 
 
-def write_matches(job: Job) -> int:
-    """Write each match's page, with its replay data when the store has a replay; the
-    number of pages with replay data. StoreError when a match's rows and its replay or
-    viewer data disagree (see :func:`replay_problem`)."""
+def write_matches(job: Job) -> tuple[int, int]:
+    """Write each match's page, with its replay data when the store has a replay (and its
+    replay file and log tails beside it); (pages with replay data, files written).
+    StoreError when a match's rows and its replay or viewer data disagree (see
+    :func:`replay_problem`)."""
     pages = _PAGES.get(job.league) or _PAGES.setdefault(job.league, MatchPages(job.league))
-    with_data = 0
+    with_data = written = 0
     read_digest = getattr(job.load_replay, "digest", None)
     for match in job.matches:
         blob, text = replay_of(match.match_id, job.load_replay)
@@ -117,15 +120,20 @@ def write_matches(job: Job) -> int:
         if problem is not None:
             where = getattr(job.load_replay, "path", "the store")
             raise StoreError(f"{where}: match {inert_line(match.match_id)}: {problem}")
-        texts = log_texts(match.match_id, job.load_replay)
+        texts = log_texts(match.match_id, job.load_replay) if job.public_logs else {}
         logs = log_files(job.out, match.match_id, texts)
         data = _replay_data(text, packed, logs)
+        if data is not None and not job.public_logs:
+            data = without_fault_details(data)
         if data is not None and text is not None:
+            if not job.public_logs and _may_hold_details(text):
+                blob, text = None, _scrubbed_json(text)
             write_replay_file(job.out, match.match_id, blob, text)
         with_data += data is not None
+        written += 1 + len(logs) + (data is not None and text is not None)
         html = pages.html(match, data, logs, texts)
-        (job.out / paths.match_page(match.match_id)).write_text(html, encoding="utf-8")
-    return with_data
+        files.write_text(job.out / paths.match_page(match.match_id), html)
+    return with_data, written
 
 
 def replay_of(match_id: str, loader: ReplayLoader) -> tuple[bytes | None, bytes | None]:
@@ -148,6 +156,40 @@ def _replay_data(text: bytes | None, packed: bytes | None, logs: Mapping[int, st
     return packed_data(text, logs) if text is not None else None
 
 
+def _may_hold_details(text: bytes) -> bool:
+    return b'"detail"' in text or b'"traceback"' in text
+
+
+def _scrub(value: Any) -> Any:
+    """`value` (parsed JSON) with every fault's detail emptied and traceback left out (a
+    fault: an object with a ``kind`` and a ``detail``)."""
+    if isinstance(value, list):
+        return [_scrub(item) for item in value]
+    if isinstance(value, dict):
+        if "kind" in value and "detail" in value:
+            return {k: "" if k == "detail" else v for k, v in value.items() if k != "traceback"}
+        return {k: _scrub(v) for k, v in value.items()}
+    return value
+
+
+def _scrubbed_json(text: bytes) -> bytes:
+    """A replay's or digest's JSON text without what its faults quote of the bot: a fault's
+    detail can hold the bot's own text (an exception's message) and its traceback the bot's
+    output. Parsed in full (the caller has checked it is not a bomb)."""
+    problem = json_items_problem(text)
+    if problem is not None:
+        raise StoreError(f"a replay holds {problem}")
+    return json.dumps(_scrub(json.loads(text)), separators=(",", ":")).encode()
+
+
+def without_fault_details(packed: str) -> str:
+    """Packed viewer data (viewer_data.packed_data) without its faults' details."""
+    text = inflate(base64.b64decode(packed), MAX_REPLAY_BYTES)
+    if not _may_hold_details(text):
+        return packed
+    return base64.b64encode(zlib.compress(_scrubbed_json(text), 6)).decode("ascii")
+
+
 def log_texts(match_id: str, loader: ReplayLoader) -> dict[int, str]:
     """The bot log tails the league kept for a match, by seat, as printable text (a
     loader that can read them has a ``logs(match_id)`` method: from_store.StoreReplays)."""
@@ -162,7 +204,7 @@ def write_replay_file(out: Path, match_id: str, blob: bytes | None, text: bytes)
     data = gzip_of(blob, text) if blob is not None else None
     if data is None:
         data = gzip.compress(text, compresslevel=6, mtime=0)
-    (out / paths.replay_file(match_id)).write_bytes(data)
+    files.write_bytes(out / paths.replay_file(match_id), data)
 
 
 # --- the store's rows against the match's replay and viewer data -----------------------
@@ -302,7 +344,7 @@ def log_files(out: Path, match_id: str, tails: Mapping[int, str]) -> dict[int, s
     names: dict[int, str] = {}
     for seat, tail in sorted(tails.items()):
         name = paths.log_tail(match_id, seat)
-        (out / name).write_text(tail, encoding="utf-8")
+        files.write_text(out / name, tail)
         names[seat] = name.rsplit("/", 1)[-1]
     return names
 
@@ -316,22 +358,32 @@ class MatchFiles:
     """
 
     def __init__(
-        self, out_dir: Path, league: LeagueInfo, load_replay: ReplayLoader, workers: int = 0
+        self,
+        out_dir: Path,
+        league: LeagueInfo,
+        load_replay: ReplayLoader,
+        workers: int = 0,
+        public_logs: bool = True,
     ) -> None:
         self.out = out_dir
+        self.public_logs = public_logs
         self.league = league
         self.load_replay = load_replay
         self.workers = workers or min(4, os.cpu_count() or 1)
         self.pages = 0
         self.with_data = 0
         self._pool: ProcessPoolExecutor | None = None
-        self._pending: list[Future[int]] = []
+        self._pending: list[Future[tuple[int, int]]] = []
+        self.files = 0  # files written: pages, replay files, log tails
 
-    def start(self, matches: Sequence[MatchSummary]) -> None:
-        _remove_old_data_files(self.out)
+    def start(self, matches: Sequence[MatchSummary], fresh: bool = True) -> None:
+        """Write the pages of `matches`; `fresh`: the folder holds none of this state's
+        pages yet (a whole build), so what older builds left there is cleaned up."""
+        if fresh:
+            _remove_old_data_files(self.out)
         self.pages = len(matches)
         if len(matches) < PARALLEL_FROM or self.workers == 1:
-            self.with_data = write_matches(self._job(matches))
+            self.with_data, self.files = write_matches(self._job(matches))
             return
         self._pool = ProcessPoolExecutor(max_workers=self.workers)
         for i in range(0, len(matches), CHUNK):
@@ -339,20 +391,17 @@ class MatchFiles:
             self._pending.append(self._pool.submit(write_matches, job))
 
     def _job(self, matches: Sequence[MatchSummary]) -> Job:
-        return Job(self.out, self.league, self.load_replay, matches)
+        return Job(self.out, self.league, self.load_replay, matches, self.public_logs)
 
     def finish(self) -> None:
         try:
             for future in self._pending:
-                self.with_data += future.result()
+                with_data, written = future.result()
+                self.with_data += with_data
+                self.files += written
         finally:
             if self._pool is not None:
                 self._pool.shutdown(cancel_futures=True)
-
-    @property
-    def files(self) -> int:
-        """Files this build wrote: one page per match."""
-        return self.pages
 
 
 def _remove_old_data_files(out: Path) -> None:

@@ -6,8 +6,9 @@ schema. Bots are told apart by ``key`` (``name@version``, as :attr:`BotSpec.key`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from referee.league.ratings import conservative_rating
 
@@ -22,6 +23,9 @@ class LeagueInfo:
     bots: int
     built_at: str  # ISO 8601, UTC
     titles: tuple[tuple[str, str], ...] = ()  # (variant id, readable title)
+    newest_finished: str = ""  # ISO 8601: when the newest finished match finished
+    has_submit: bool = False  # the site has a "how to submit" page (published by an arena)
+    public_logs: bool = True  # bot log tails and fault details are published
 
     def title_of(self, variant: str) -> str:
         """The readable title of a variant id (the id itself if unknown)."""
@@ -160,6 +164,17 @@ class FaultRecord:
 
 
 @dataclass(frozen=True)
+class VersionRow:
+    """One registered version of a bot name, as every version's page lists it."""
+
+    bot: str  # key, name@version
+    version: str
+    registered_at: str  # ISO 8601, UTC
+    ratings: tuple[tuple[str, float, int], ...]  # (variant, mu - 3 sigma, matches rated)
+    retired: bool  # a newer version of the same name is registered
+
+
+@dataclass(frozen=True)
 class BotPage:
     """Everything a bot's page shows."""
 
@@ -174,6 +189,8 @@ class BotPage:
     author: str = ""
     description: str = ""
     retired_by: str = ""  # the newest version's key when this version is retired
+    versions: tuple[VersionRow, ...] = ()  # every registered version of its name, oldest first
+    version_series: tuple[RatingSeries, ...] = ()  # those versions' series (points thinned)
 
 
 ReplayLoader = Callable[[str], bytes | None]
@@ -182,11 +199,15 @@ ReplayLoader = Callable[[str], bytes | None]
 
 @dataclass
 class Site:
-    """The whole site's data. Matches are summaries; replays are loaded one at a time."""
+    """What the site's bounded pages show: everything but the match pages and the full
+    pages of the match list, which are written once per match (leaderboard/build.py)."""
 
     league: LeagueInfo
     standings: tuple[VariantStandings, ...]
     bots: tuple[BotPage, ...]
-    matches: Callable[[], Iterator[MatchSummary]]  # every match, oldest first
-    load_replay: ReplayLoader
-    recent_matches: tuple[MatchSummary, ...] = field(default=())  # for the index, newest first
+    recent_matches: tuple[MatchSummary, ...] = ()  # for the index, newest first
+    latest_matches: tuple[MatchSummary, ...] = ()  # the match list's newest page, newest first
+    latest_page: int = 1  # that page's number
+    last_hour: tuple[MatchSummary, ...] = ()  # newest first, at most LAST_HOUR_SHOWN
+    last_hour_total: int = 0  # matches that finished in the hour before the newest one
+    about: Mapping[str, Any] | None = field(default=None)  # the arena's facts (submit page)

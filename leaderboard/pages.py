@@ -13,6 +13,18 @@ from markupsafe import Markup
 from leaderboard import paths
 from leaderboard.model import LeagueInfo
 
+_bytecode: jinja2.BytecodeCache | None = None
+
+
+def keep_compiled_templates(folder: Path) -> None:
+    """Keep the templates compiled in `folder` for the next process (a publish is a
+    process of its own, and compiling the templates was most of what a small one cost).
+    Jinja checks each cached template against its source, so an edited one is compiled
+    again."""
+    global _bytecode
+    folder.mkdir(parents=True, exist_ok=True)
+    _bytecode = jinja2.FileSystemBytecodeCache(str(folder))
+
 
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -20,6 +32,7 @@ def environment() -> jinja2.Environment:
         autoescape=True,
         trim_blocks=False,
         undefined=jinja2.StrictUndefined,
+        bytecode_cache=_bytecode,
     )
     env.globals["paths"] = paths
     return env

@@ -11,6 +11,7 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 STATIC_DIR = "static"
 BOTS_DIR = "bots"
 MATCHES_DIR = "matches"
+LISTS_DIR = "lists"
 MATCH_LIST_PAGE_SIZE = 200
 
 
@@ -39,8 +40,26 @@ def match_page(match_id: str) -> str:
 
 
 def match_list_page(number: int) -> str:
-    """The `number`-th page (1-based) of the list of every match, newest first."""
-    return f"{MATCHES_DIR}/list-{number}.html"
+    """The `number`-th page (1-based) of the list of every match: page 1 holds the first
+    MATCH_LIST_PAGE_SIZE matches to finish, page 2 the next ones, and so on, so a full page
+    never changes (each page lists its own matches newest first)."""
+    return f"{LISTS_DIR}/matches-{number}.html"
+
+
+def latest_matches_page() -> str:
+    """The newest page of the match list (the one still filling), under a name that does
+    not change: what the navigation links."""
+    return f"{LISTS_DIR}/latest.html"
+
+
+def last_hour_page() -> str:
+    """The matches that finished in the hour before the newest one."""
+    return "last-hour.html"
+
+
+def submit_page() -> str:
+    """How to submit a bot to the arena (only in a site published with the arena's facts)."""
+    return "submit.html"
 
 
 def log_tail(match_id: str, seat: int) -> str:

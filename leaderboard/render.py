@@ -1,28 +1,33 @@
-"""Write the static site from the data model: pages, JSON files, charts, replay data.
+"""Write the site's pages from the data model: pages, JSON files, charts.
 
-Every link is relative (see paths.py); the only scripts and styles are the two files of
+Every link is relative (see paths.py); the only scripts and styles are the files of
 leaderboard/static/, copied into the site, and each match page's line of replay data.
-Match pages (leaderboard/match_files.py) are written by worker processes while the other
-pages are.
+The bounded pages (:func:`render_pages`) are written at every build; the match pages
+(leaderboard/match_files.py) and the full pages of the match list (:func:`write_match_list`)
+once each (leaderboard/build.py).
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from leaderboard import charts, jsondata, paths, rules
+from leaderboard import charts, files, jsondata, paths, rules
 from leaderboard.from_store import RECENT_CHANGE
-from leaderboard.match_files import MatchFiles
-from leaderboard.model import BotPage, MatchSummary, RatingSeries, Site, VariantStandings
+from leaderboard.model import (
+    BotPage,
+    LeagueInfo,
+    MatchSummary,
+    RatingSeries,
+    Site,
+    VariantStandings,
+)
 from leaderboard.pages import PageRenderer
 from referee.replay.digest import HTML_IN_JSON
 
-RECENT_ON_INDEX = 20
 STATIC_SOURCE = Path(__file__).parent / "static"
 
 
@@ -39,10 +44,9 @@ class Written:
 class SiteWriter:
     """Renders templates into `out_dir`, counting what it writes."""
 
-    def __init__(self, site: Site, out_dir: Path) -> None:
-        self.site = site
+    def __init__(self, league: LeagueInfo, out_dir: Path) -> None:
         self.out = out_dir
-        self.renderer = PageRenderer(site.league)
+        self.renderer = PageRenderer(league)
         self.written = Written()
 
     def page(self, name: str, template: str, **context: Any) -> None:
@@ -50,8 +54,7 @@ class SiteWriter:
         self.written.pages += 1
 
     def text(self, name: str, content: str) -> None:
-        target = self.out / name
-        target.write_text(content, encoding="utf-8")
+        files.write_text(self.out / name, content)
         self.written.files += 1
 
     def json(self, name: str, data: Mapping[str, Any]) -> None:
@@ -61,15 +64,15 @@ class SiteWriter:
         self.text(name, text.translate(HTML_IN_JSON) + "\n")
 
 
-def render_site(site: Site, out_dir: Path, workers: int = 0) -> Written:
-    """Write every page of `site` into `out_dir` (created; old pages are overwritten)."""
+def render_pages(site: Site, out_dir: Path) -> Written:
+    """Write the site's bounded pages into `out_dir` (created): the index, the standings
+    and their JSON, the rules, every bot's page, the match list's newest page, the last
+    hour's matches and, with the arena's facts, the submit page. What they cost depends on
+    the bots and variants, not on how many matches were played (the charts are thinned)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    for sub in (paths.STATIC_DIR, paths.BOTS_DIR, paths.MATCHES_DIR):
+    for sub in (paths.STATIC_DIR, paths.BOTS_DIR, paths.LISTS_DIR):
         (out_dir / sub).mkdir(exist_ok=True)
-    writer = SiteWriter(site, out_dir)
-    summaries = list(site.matches())
-    match_files = MatchFiles(out_dir, site.league, site.load_replay, workers)
-    match_files.start(summaries)
+    writer = SiteWriter(site.league, out_dir)
     _copy_static(writer)
     league = site.league
     writer.json("league.json", jsondata.league_json(league, site.standings))
@@ -89,23 +92,61 @@ def render_site(site: Site, out_dir: Path, workers: int = 0) -> Written:
         )
     writer.page(paths.rules_page(), "rules.html", summaries=rules.SUMMARIES)
     for bot in site.bots:
-        writer.page(paths.bot_page(bot.bot), "bot.html", b=bot, charts=_bot_charts(bot))
-    newest_first = summaries[::-1]
-    _write_match_lists(writer, newest_first)
-    recent = site.recent_matches or tuple(newest_first[:RECENT_ON_INDEX])
-    writer.page("index.html", "index.html", standings=site.standings, bots=site.bots, recent=recent)
-    match_files.finish()
-    writer.written.pages += match_files.pages
-    writer.written.matches = match_files.pages
-    writer.written.files += match_files.files
-    writer.written.replays_made = match_files.with_data
+        writer.page(
+            paths.bot_page(bot.bot),
+            "bot.html",
+            b=bot,
+            charts=_bot_charts(bot),
+            version_charts=_version_charts(bot, league),
+        )
+    for name in (paths.match_list_page(site.latest_page), paths.latest_matches_page()):
+        write_match_list(writer, name, site.latest_page, site.latest_matches, latest=True)
+    writer.page(
+        paths.last_hour_page(),
+        "last_hour.html",
+        matches=site.last_hour,
+        total=site.last_hour_total,
+    )
+    if site.about is not None:
+        writer.page(paths.submit_page(), "submit.html", about=site.about)
+    writer.page(
+        "index.html",
+        "index.html",
+        standings=site.standings,
+        bots=site.bots,
+        recent=site.recent_matches,
+        last_hour=site.last_hour_total,
+    )
     return writer.written
+
+
+def write_match_list(
+    writer: SiteWriter,
+    name: str,
+    number: int,
+    newest_first: Sequence[MatchSummary],
+    *,
+    latest: bool = False,
+) -> None:
+    """Page `number` of the match list (its matches newest first) as `name`: a full page
+    (not `latest`) never changes, so it links the next page by number."""
+    size = paths.MATCH_LIST_PAGE_SIZE
+    first = (number - 1) * size + 1
+    writer.page(
+        name,
+        "matches.html",
+        matches=newest_first,
+        number=number,
+        first=first,
+        last=first + len(newest_first) - 1,
+        latest=latest,
+    )
 
 
 def _copy_static(writer: SiteWriter) -> None:
     for source in sorted(STATIC_SOURCE.iterdir()):
         if source.suffix in (".js", ".css"):
-            shutil.copyfile(source, writer.out / paths.STATIC_DIR / source.name)
+            files.write_bytes(writer.out / paths.STATIC_DIR / source.name, source.read_bytes())
             writer.written.files += 1
 
 
@@ -139,15 +180,22 @@ def _series_chart(series: RatingSeries) -> str:
     )
 
 
-def _write_match_lists(writer: SiteWriter, newest_first: list[MatchSummary]) -> None:
-    size = paths.MATCH_LIST_PAGE_SIZE
-    pages = max(1, -(-len(newest_first) // size))
-    for number, chunk in enumerate(_chunks(newest_first, size, pages), start=1):
-        writer.page(
-            paths.match_list_page(number), "matches.html", matches=chunk, number=number, pages=pages
-        )
-
-
-def _chunks(items: list[MatchSummary], size: int, pages: int) -> Iterator[list[MatchSummary]]:
-    for number in range(pages):
-        yield items[number * size : (number + 1) * size]
+def _version_charts(bot: BotPage, league: LeagueInfo) -> list[tuple[str, str]]:
+    """Per variant, one line per version of the bot's name: mu - 3 sigma over the
+    variant's matches (only where two versions or more were rated in it)."""
+    found = []
+    for variant in league.variants:
+        lines = [
+            charts.Line(s.bot, [(p.league_match, p.conservative) for p in s.points])
+            for s in bot.version_series
+            if s.variant == variant and s.points
+        ]
+        if len(lines) > 1:
+            chart = charts.line_chart(
+                lines,
+                title=f"{bot.name}: every version in {league.title_of(variant)}",
+                x_label="matches played in the variant",
+                y_label="mu - 3 sigma",
+            )
+            found.append((variant, chart))
+    return found

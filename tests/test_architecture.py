@@ -160,11 +160,13 @@ LAYERS: dict[str, list[list[str]]] = {
     ],
     "leaderboard": [
         ["leaderboard.cli"],
+        ["leaderboard.publish"],
         ["leaderboard.build"],
         ["leaderboard.render"],
         [
             "leaderboard.match_files",
             "leaderboard.jsondata",
+            "leaderboard.state",
             "leaderboard.from_store",
             "leaderboard.screenshots",
         ],
@@ -175,14 +177,22 @@ LAYERS: dict[str, list[list[str]]] = {
             "leaderboard.rules",
             "leaderboard.viewer_text",
             "leaderboard.paths",
+            "leaderboard.files",
         ],
     ],
     "arena": [
         ["arena.cli"],
         ["arena.server", "arena.client"],
-        ["arena.checker", "arena.background", "arena.ladder", "arena.games", "arena.play_page"],
+        [
+            "arena.checker",
+            "arena.background",
+            "arena.ladder",
+            "arena.games",
+            "arena.play_page",
+            "arena.status",
+        ],
         ["arena.uploads", "arena.db", "arena.lifeline"],
-        ["arena.config"],
+        ["arena.config", "arena.events"],
     ],
     "bullring_cli": [
         ["bullring_cli.app"],

@@ -33,6 +33,7 @@ CASES = {
     "codec": ([], "history read"),
     "arena": (["--uploads", "1", "--seconds", "1", "--clients", "1"], "requests/s"),
     "leaderboard": (["--matches", "12", "--distinct", "4"], "cold build of 12 matches"),
+    "site_publish": (["--matches", "12", "--rounds", "1"], "+50 matches, publish"),
     "strength": (
         ["--deals", "1", "--decision-ms", "40", "--variant", "6nimmt:rounds=1"],
         "montecarlo_bot",

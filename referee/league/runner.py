@@ -132,16 +132,20 @@ def record_outcome(
 
 def active_roster(config: LeagueConfig, store_path: Path) -> list[BotSpec]:
     """The bots the league schedules: registered ones then the file's new ones, newest
-    version per name, without writing anything."""
+    version per name, less a name whose newest version is retired, without writing
+    anything."""
     known: list[BotSpec] = []
+    retired: dict[str, float] = {}
     if store_path.is_file():
         with LeagueStore.open_readonly(store_path) as store:
             known = [b.spec for b in store.bots()]
+            retired = store.retired_bots()
     keys = {b.key for b in known}
     latest: dict[str, BotSpec] = {}
     for bot in [*known, *(b for b in config.bots if b.key not in keys)]:
         latest[bot.name] = bot
-    return list(latest.values())
+    # A name whose newest version is retired is scheduled no more (store.active_bots).
+    return [bot for bot in latest.values() if bot.key not in retired]
 
 
 def plan_static(config: LeagueConfig, roster: Sequence[BotSpec]) -> list[PlannedMatch]:

@@ -91,7 +91,8 @@ CREATE TABLE IF NOT EXISTS bots (
     manifest_hash TEXT,
     spec TEXT NOT NULL,
     registered_at REAL NOT NULL,
-    tree_hash TEXT
+    tree_hash TEXT,
+    retired_at REAL
 );
 CREATE TABLE IF NOT EXISTS matches (
     seq INTEGER PRIMARY KEY,
@@ -407,6 +408,8 @@ class LeagueStore(StoreReads):
                     columns = {row[1] for row in db.execute("PRAGMA table_info(bots)")}
                     if "tree_hash" not in columns:  # a store made before the archive
                         db.execute("ALTER TABLE bots ADD COLUMN tree_hash TEXT")
+                    if "retired_at" not in columns:  # a store made before retirement
+                        db.execute("ALTER TABLE bots ADD COLUMN retired_at REAL")
                     db.execute(
                         "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
                         (str(SCHEMA_VERSION),),
@@ -574,6 +577,19 @@ class LeagueStore(StoreReads):
                 )
                 new.append(runs)
         return new
+
+    def retire(self, key: str) -> bool:
+        """Retire the registered version `key` (one transaction): it keeps its results and
+        ratings, and its name is scheduled no more while it is the name's newest version
+        (:meth:`active_bots`). Idempotent: a version retired already keeps its first time.
+        False if no version `key` is registered."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE bots SET retired_at = ? WHERE key = ? AND retired_at IS NULL",
+                (time.time(), key),
+            )
+            row = db.execute("SELECT 1 FROM bots WHERE key = ?", (key,)).fetchone()
+        return row is not None
 
     def tree_conflict(
         self,

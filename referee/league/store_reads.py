@@ -67,12 +67,49 @@ class StoreReads:
                 seen.add(digest)
                 archive.verify(digest, key)
 
-    def active_bots(self) -> list[BotSpec]:
-        """The latest registered version of each bot name, in order of first registration."""
+    def newest_bots(self) -> list[BotSpec]:
+        """The latest registered version of each bot name, in order of first registration,
+        retired or not."""
         latest: dict[str, BotSpec] = {}
         for bot in self.bots():
             latest[bot.spec.name] = bot.spec
         return list(latest.values())
+
+    def active_bots(self) -> list[BotSpec]:
+        """What gets scheduled: the latest registered version of each bot name, in order of
+        first registration, leaving out a name whose latest version is retired (its older
+        versions stay out too: retiring the newest never brings an older one back)."""
+        retired = self.retired_bots()
+        return [spec for spec in self.newest_bots() if spec.key not in retired]
+
+    def retired_bots(self) -> dict[str, float]:
+        """Each retired version's key and when it was retired (:meth:`LeagueStore.retire`);
+        none in a store made before retirement."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(bots)")}
+        if "retired_at" not in columns:
+            return {}
+        rows = self.db.execute(
+            "SELECT key, retired_at FROM bots WHERE retired_at IS NOT NULL ORDER BY id"
+        )
+        return {str(row[0]): float(row[1]) for row in rows}
+
+    def matches_played(self, name: str | None = None) -> dict[str, int]:
+        """How many finished matches each bot version (of bot `name` only, with it)
+        played, over all variants."""
+        query = "SELECT bot, COUNT(DISTINCT match_id) FROM results"
+        args: tuple[str, ...] = ()
+        if name is not None:  # the keys NAME@...: '@' sorts just before 'A' (an index range)
+            query, args = query + " WHERE bot >= ? AND bot < ?", (f"{name}@", f"{name}A")
+        rows = self.db.execute(query + " GROUP BY bot", args)
+        return {str(bot): int(count) for bot, count in rows}
+
+    def finished_since(self, since: float) -> int:
+        """How many matches finished at or after `since` (a time.time())."""
+        row = self.db.execute(
+            "SELECT COUNT(*) FROM matches WHERE status = 'finished' AND finished_at >= ?",
+            (since,),
+        ).fetchone()
+        return int(row[0] or 0)
 
     def bot_specs(self) -> dict[str, BotSpec]:
         return {bot.spec.key: bot.spec for bot in self.bots()}

@@ -232,3 +232,20 @@ def slow_bot(folder: Path, name: str, seconds: float) -> Path:
         code.read_text().replace(future, f"{future}import time\ntime.sleep({seconds})\n")
     )
     return bot
+
+
+def log_lines(server: Server, *words: str) -> list[str]:
+    """The lines of the server's log (serve.log) that hold every word."""
+    text = (server.folder / "serve.log").read_text(errors="replace")
+    return [line for line in text.splitlines() if all(w in line for w in words)]
+
+
+def wait_log(server: Server, *words: str, timeout: float = 120.0) -> list[str]:
+    """The server's log lines holding every word, once there is one (a bounded wait)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = log_lines(server, *words)
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"no log line with {words} in {timeout} s")

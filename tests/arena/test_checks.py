@@ -14,7 +14,7 @@ import pytest
 
 from arena.db import ArenaDb
 from arena.uploads import pack
-from tests.arena.servers import arena_server, member, new_bot, slow_bot, with_manifest
+from tests.arena.servers import arena_server, member, new_bot, slow_bot, wait_log, with_manifest
 from tests.referee.league.leagues import bullring_argv
 
 pytestmark = pytest.mark.slow
@@ -56,6 +56,10 @@ def test_upload_and_status_from_the_cli_and_a_rejection_only_its_author_reads(
         assert "decide is broken" in done.stderr  # its own traceback, to its author
         mine = server.status("badbot", alice).json()["versions"][0]
         assert mine["state"] == "rejected" and "decide is broken" in mine["output"]
+        # The server's log line of the check: its reason's first line, how long it took.
+        (logged,) = wait_log(server, "arena check bot=badbot@0.1")
+        assert "state=rejected" in logged and "seconds=" in logged
+        assert f"reason={mine['reason'].splitlines()[0]}" in logged.replace('"', "")
         # To anyone else a never-active bot does not exist: the same answer as no bot.
         for token in (bob, None):
             other = server.status("badbot", token)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from leaderboard import paths
 from leaderboard.build import build_site
 from referee.league.config import load_league
 from referee.league.runner import LeagueRunner
@@ -27,4 +28,5 @@ def test_a_site_of_a_league_with_no_finished_match_says_so(tmp_path: Path) -> No
         assert f"{NONE_YET} in this variant" in html, page.name
         assert "<table" not in html and "Rating over matches" not in html, page.name
         assert 'id="filter"' not in html
-    assert NONE_YET in (site / "matches" / "list-1.html").read_text()
+    assert NONE_YET in (site / paths.latest_matches_page()).read_text()
+    assert NONE_YET in (site / paths.match_list_page(1)).read_text()
