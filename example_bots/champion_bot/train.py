@@ -34,6 +34,7 @@ numpy only; CPU; ``--jobs`` worker processes for self-play.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import math
 import multiprocessing
@@ -508,6 +509,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.quiet:
             print(line, flush=True)
 
+    out.mkdir(parents=True, exist_ok=True)
+    lock = (out / ".lock").open("w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        print(f"error: another run is using {out}", file=sys.stderr)
+        return 2
     if args.resume:
         if not (out / CHECKPOINT).exists():
             print(f"error: no checkpoint in {out} to resume", file=sys.stderr)
@@ -527,7 +535,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if unknown:
             print(f"error: unknown opponents {sorted(unknown)}", file=sys.stderr)
             return 2
-        out.mkdir(parents=True, exist_ok=True)
         run = new_run(Config(**given), command)
         (out / "config.json").write_text(json.dumps(asdict(run.config), indent=1) + "\n")
         initial_eval(run, out, log)

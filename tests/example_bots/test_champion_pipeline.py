@@ -4,6 +4,7 @@ would mix two runs, its gradients are the loss's, and its PNGs are PNGs."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import struct
 import zlib
@@ -71,8 +72,13 @@ def test_it_refuses_to_mix_runs(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert [m["iteration"] for m in metrics(out)] == [0]
     assert train(out, "--iterations", "0", *TINY) == 2  # a run is there: --resume
     assert train(out, "--resume", "--iterations", "0", "--visits", "7") == 2
+    with (out / ".lock").open("w") as held:  # a run going on in this folder
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert train(out, "--resume", "--iterations", "0") == 2
+    assert train(out, "--resume", "--iterations", "0") == 0
     err = capsys.readouterr().err
     assert "no checkpoint" in err and "pass --resume" in err and "'visits': 7" in err
+    assert "another run is using" in err
 
 
 def test_the_gradients_are_the_losses() -> None:
