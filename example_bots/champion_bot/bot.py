@@ -13,6 +13,7 @@ family (6nimmt-tactics, -logic, -pro, X nimmt!, 11 nimmt!, Hornochsen!), it play
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -56,9 +57,17 @@ class ChampionBot(Bot):
         self.rng = random.Random(0)
 
     def start_match(self, match: MatchInfo) -> None:
-        self.fallback.start_match(match)
         self.own = self.net is not None and match.variant in NET_VARIANTS
         self.rng = random.Random(match.seed_hint)
+        if not self.own:
+            self.fallback.start_match(match)
+        elif self.searching:
+            # As the Monte Carlo bot does: what lives now leaves the garbage collector's
+            # reach, so a collection during a decision walks only what the match made.
+            # (Not for the raw policy: the training pipeline plays thousands of games in
+            # one process, and freezing each time would keep their cyclic garbage.)
+            gc.collect()
+            gc.freeze()
 
     def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> int | Option:
         if not self.own or not isinstance(view, SixNimmtView):
@@ -84,4 +93,5 @@ class ChampionBot(Bot):
         return result.best
 
     def end_match(self, outcome: MatchOutcome) -> None:
-        self.fallback.end_match(outcome)
+        if not self.own:
+            self.fallback.end_match(outcome)
