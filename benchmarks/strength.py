@@ -33,6 +33,8 @@ of a game's outcome). Fair share at 4 seats: 25%.
         --decision-ms 1000 --variant 6nimmt-tactics:rounds=1
     .venv/bin/python -m benchmarks.strength --table vs-mc64 --bot winner_bot \\
         --deals 100 --decision-ms 1000 --variant 6nimmt:rounds=1 --jobs 2
+    .venv/bin/python -m benchmarks.strength --table vs-mc64 --bot champion_bot \\
+        --deals 100 --decision-ms 1000 --variant 6nimmt:rounds=1 --jobs 2
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from benchmarks.opponents import GreedyBot, mc_bot
+from example_bots.champion_bot.bot import ChampionBot
 from example_bots.learned_bot.bot import LearnedBot
 from example_bots.montecarlo_bot.bot import MonteCarloBot
 from example_bots.random_bot.bot import RandomBot
@@ -68,7 +71,7 @@ TABLES: dict[str, Sequence[type[Bot]]] = {
 SUBJECT_TABLES = ("mc-vs-rules", "vs-greedy", "vs-mc64", "learned-vs-random", "learned-vs-rules")
 ONE_AGAINST_THREE = SUBJECT_TABLES
 SUBJECTS: dict[str, type[Bot]] = {
-    b.name: b for b in (WinnerBot, MonteCarloBot, RulesBot, RandomBot)
+    b.name: b for b in (ChampionBot, WinnerBot, MonteCarloBot, RulesBot, RandomBot)
 }
 VARIANTS = {
     "6nimmt:rounds=1": ("6nimmt", {"rounds": "1"}),

@@ -205,6 +205,7 @@ LAYERS: dict[str, list[list[str]]] = {
         ["human_seat.table"],
     ],
     "example_bots": [
+        ["example_bots.champion_bot"],
         ["example_bots.winner_bot", "example_bots.gym_env"],
         [
             "example_bots.montecarlo_bot",

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from example_bots.champion_bot.bot import ChampionBot
 from example_bots.learned_bot.bot import LearnedBot
 from example_bots.montecarlo_bot.bot import MonteCarloBot
 from example_bots.openspiel_ismcts_bot.bot import OpenSpielISMCTSBot
@@ -21,7 +22,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "example_bots"
 
 @pytest.mark.parametrize(
     "bot",
-    [RandomBot, RulesBot, MonteCarloBot, WinnerBot, LearnedBot, OpenSpielISMCTSBot],
+    [RandomBot, RulesBot, MonteCarloBot, WinnerBot, ChampionBot, LearnedBot, OpenSpielISMCTSBot],
     ids=lambda b: b.name,
 )
 def test_manifest_and_class_agree_on_name_and_version(bot: type[Bot]) -> None:

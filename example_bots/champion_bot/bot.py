@@ -1,0 +1,97 @@
+"""The champion bot: in 6 nimmt! a policy network guides a Monte Carlo search; every
+other variant is played by the winner bot.
+
+In ``6nimmt`` (every player count and format) each decision is encoded from the seat's
+view (:mod:`example_bots.champion_bot.features`), the network (:mod:`.net`, numpy only,
+weights in ``weights.npz`` beside this file) gives a prior over the options, and the
+search (:mod:`.search`) spends 75% of the decision's deadline on playouts guided by it.
+With ``search=False`` it plays the network's most likely option at once (the training
+pipeline's evaluation does). Where there are no weights, and in every other variant and
+family (6nimmt-tactics, -logic, -pro, X nimmt!, 11 nimmt!, Hornochsen!), it plays as
+:class:`example_bots.winner_bot.bot.WinnerBot`, the strongest example bot there.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from example_bots.champion_bot.features import encode
+from example_bots.champion_bot.net import Net, load, softmax
+from example_bots.champion_bot.search import search
+from example_bots.winner_bot.bot import WinnerBot
+from sdk import Bot, DecisionClock, MatchInfo, MatchOutcome, Option, SixNimmtView, View
+from sdk.montecarlo import stop_time
+
+WEIGHTS = Path(__file__).resolve().parent / "weights.npz"
+NET_VARIANTS = frozenset({"6nimmt"})  # presets the network was trained for
+SHARE = 0.75  # of each decision's deadline spent searching
+SEARCH_GAMES = 32  # playouts per visit
+MAX_VISITS = 1_000_000  # the clock stops the search first
+_LOADED: dict[Path, Net | None] = {}
+
+
+def shipped_net(path: Path = WEIGHTS) -> Net | None:
+    """The network stored at `path` (read once per process), or None without a file."""
+    if path not in _LOADED:
+        _LOADED[path] = load(path) if path.exists() else None
+    return _LOADED[path]
+
+
+class ChampionBot(Bot):
+    """A network-guided search in 6 nimmt!, the winner bot elsewhere."""
+
+    name = "champion_bot"
+    version = "0.1"
+    author = "Bullring examples"
+
+    def __init__(self, net: Net | None = None, *, search: bool = True) -> None:
+        self.net = shipped_net() if net is None else net
+        self.searching = search
+        self.fallback = WinnerBot()
+        self.own = False
+        self.rng = random.Random(0)
+
+    def start_match(self, match: MatchInfo) -> None:
+        self.own = self.net is not None and match.variant in NET_VARIANTS
+        self.rng = random.Random(match.seed_hint)
+        if not self.own:
+            self.fallback.start_match(match)
+        elif self.searching:
+            # As the Monte Carlo bot does: what lives now leaves the garbage collector's
+            # reach, so a collection during a decision walks only what the match made.
+            # (Not for the raw policy: the training pipeline plays thousands of games in
+            # one process, and freezing each time would keep their cyclic garbage.)
+            gc.collect()
+            gc.freeze()
+
+    def decide(self, view: View, options: Sequence[Option], clock: DecisionClock) -> int | Option:
+        if not self.own or not isinstance(view, SixNimmtView):
+            return self.fallback.decide(view, options, clock)
+        if len(options) == 1:
+            return 0
+        assert self.net is not None
+        state, rows = encode(view, options)
+        logits = self.net.logits(state, rows)
+        if not self.searching:
+            return int(np.argmax(logits))
+        stop = stop_time(clock, share=SHARE)
+        result = search(
+            view,
+            options,
+            softmax(logits),
+            self.rng,
+            games=SEARCH_GAMES,
+            visits=MAX_VISITS,
+            stop=stop,
+            timer=clock.timer,
+        )
+        return result.best
+
+    def end_match(self, outcome: MatchOutcome) -> None:
+        if not self.own:
+            self.fallback.end_match(outcome)

@@ -1,0 +1,91 @@
+"""The champion's search: Monte Carlo over determinized worlds, guided by the policy.
+
+One decision: every option is a root child. A *visit* plays one batch of `games`
+playouts of that option on the numpy batch simulator (the Monte Carlo bot's greedy
+playouts, :func:`example_bots.montecarlo_bot.sixnimmt.simulation`), each game with its
+own sample of the hidden hands, scored by the seat's margin over the table (the others'
+mean heads minus its own). Visits are given out as in PUCT (AlphaZero): every option
+gets one first (in the order of the prior, highest first), then the one with the highest
+``Q + c * prior * sqrt(N) / (1 + n)`` (heads). The k-th visit of every option plays the
+same seed (common random numbers), so options are compared on the same deals.
+
+The search stops after `visits` visits in all (training: the same work every time, so a
+run is reproducible) or at a time on a timer (the bot, under its clock), whichever comes
+first. The answer is the most visited option (the higher mean breaking ties), and the
+visit counts are the policy target the network learns from.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from example_bots.champion_bot.features import Array
+from example_bots.montecarlo_bot.sixnimmt import simulation
+from sdk import Option, SixNimmtView
+
+C_PUCT = 4.0  # heads: how far the prior lets an option's mean fall behind and still be tried
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Per option (in the given order) its visits and mean margin (heads); the choice."""
+
+    visits: Array
+    q: Array
+    best: int
+
+    def policy(self) -> Array:
+        """The visit counts as a distribution (the prior's argmax if nothing was visited)."""
+        total = self.visits.sum()
+        if total <= 0:
+            out = np.zeros(len(self.visits))
+            out[self.best] = 1.0
+            return out
+        return np.asarray(self.visits / total)
+
+
+def search(
+    view: SixNimmtView,
+    options: Sequence[Option],
+    prior: Array,
+    rng: random.Random,
+    *,
+    games: int = 32,
+    visits: int = 30,
+    stop: float = math.inf,
+    timer: Callable[[], float] | None = None,
+    c_puct: float = C_PUCT,
+    goal: str = "margin",
+) -> SearchResult:
+    """Search the decision; see the module's docstring."""
+    n = len(options)
+    simulate = simulation(view, options, rng, goal, "greedy")
+    seeds: list[int] = []
+    count = np.zeros(n)
+    total = np.zeros(n)
+    order = [int(i) for i in np.argsort(-prior, kind="stable")]
+    for step in range(visits):
+        if timer is not None and timer() >= stop:
+            break
+        if step < n:
+            index = order[step]
+        else:
+            q = total / np.maximum(count, 1)
+            score = q + c_puct * prior * math.sqrt(count.sum()) / (1 + count)
+            index = int(np.argmax(score))
+        depth = int(count[index])
+        while len(seeds) <= depth:
+            seeds.append(rng.getrandbits(63))
+        value, played = simulate(index, games, seeds[depth])
+        total[index] += value / played
+        count[index] += 1
+    q = total / np.maximum(count, 1)
+    if count.max() <= 0:
+        return SearchResult(count, q, int(order[0]))
+    best = max(range(n), key=lambda i: (count[i], q[i] if count[i] else -math.inf))
+    return SearchResult(count, q, best)

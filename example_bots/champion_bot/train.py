@@ -1,0 +1,560 @@
+"""Train the champion's network by expert iteration (README.md beside this file).
+
+Each iteration:
+
+1. **Self-play**: `games` games of ``6nimmt:rounds=1`` (player counts drawn from
+   `players`), every decision of every seat searched (:mod:`.search`: `visits` visits of
+   `search_games` playouts each) with the current network's policy as the prior (Dirichlet
+   noise mixed in). The first `explore_moves` decisions of each seat sample the visit
+   distribution; later ones play the search's choice. Each searched decision is a sample:
+   the view's features, the search's visits as the policy target, and the seat's final
+   margin over the table as the value target.
+2. **Training**: `train_steps` Adam steps on batches drawn from the samples of the last
+   `window` iterations.
+3. **Evaluation** (every `eval_every` iterations): the network's raw policy (no search)
+   at a 4-seat table against three of each fixed opponent, `eval_deals` duplicate deals
+   in every rotation (:func:`sdk.play_local`); its win share with a Wilson 95% interval.
+4. **Records**, in ``--out``: ``checkpoint.npz`` (everything a resumed run needs),
+   ``weights.npz`` (the network in the bot's format, with how it was made),
+   ``weights-NNNN.npz`` (each iteration's), ``metrics.jsonl``, ``curve.png``; every file
+   written to a temporary name and renamed.
+
+Every random draw comes from the seed and the iteration (and the game's index), so a run
+stopped after any iteration and resumed with ``--resume`` ends exactly as one that never
+stopped. ``--minutes`` is checked after each iteration.
+
+    nice .venv/bin/python -m example_bots.champion_bot.train --out runs/champion --seed 1 \\
+        --iterations 200 --minutes 170 --jobs 2
+    nice .venv/bin/python -m example_bots.champion_bot.train --out runs/champion --resume \\
+        --iterations 400 --minutes 170 --jobs 2
+
+numpy only; CPU; ``--jobs`` worker processes for self-play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import json
+import math
+import multiprocessing
+import random
+import shlex
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from example_bots.champion_bot.bot import ChampionBot
+from example_bots.champion_bot.curve import draw
+from example_bots.champion_bot.features import MAX_OPTIONS, OPTION_SIZE, STATE_SIZE, Array, encode
+from example_bots.champion_bot.net import (
+    Batch,
+    Net,
+    initial,
+    loss_and_gradients,
+    save,
+    write_npz,
+)
+from example_bots.champion_bot.search import search
+from example_bots.random_bot.bot import RandomBot
+from example_bots.rules_bot.bot import RulesBot
+from sdk import Bot, SixNimmtView, new_game, play_local
+
+VARIANT = "6nimmt"
+OPTIONS = {"rounds": "1"}
+OPPONENTS: dict[str, type[Bot]] = {"rules_bot": RulesBot, "random_bot": RandomBot}
+EVAL_SEATS = 4
+Z95 = 1.959964
+CHECKPOINT = "checkpoint.npz"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything that decides what a run computes (stored in its checkpoint)."""
+
+    seed: int = 1
+    games: int = 32  # self-play games per iteration
+    players: tuple[int, ...] = (2, 3, 4, 4, 4, 5, 6, 7, 8, 9, 10)  # drawn per game
+    search_games: int = 32  # playouts per visit
+    visits: int = 30  # visits per searched decision
+    noise: float = 0.25  # share of Dirichlet noise in the self-play prior
+    dirichlet: float = 0.5
+    explore_moves: int = 3  # per seat and game: decisions played by sampling the visits
+    window: int = 5  # iterations of samples trained on
+    train_steps: int = 200
+    batch_size: int = 256
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    value_weight: float = 0.5
+    policy_hidden: tuple[int, ...] = (128, 64)
+    value_hidden: tuple[int, ...] = (64,)
+    eval_every: int = 1
+    eval_deals: int = 100
+    eval_opponents: tuple[str, ...] = ("rules_bot",)
+    eval_seed: int = 1_000_000
+
+
+Data = dict[str, npt.NDArray[Any]]  # state, options, mask, target, value
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (fractional successes allowed)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def empty_data() -> Data:
+    return {
+        "state": np.zeros((0, STATE_SIZE)),
+        "options": np.zeros((0, MAX_OPTIONS, OPTION_SIZE)),
+        "mask": np.zeros((0, MAX_OPTIONS), dtype=bool),
+        "target": np.zeros((0, MAX_OPTIONS)),
+        "value": np.zeros(0),
+    }
+
+
+def concat(parts: Sequence[Data]) -> Data:
+    if not parts:
+        return empty_data()
+    return {key: np.concatenate([p[key] for p in parts]) for key in empty_data()}
+
+
+def search_target(visits: Array) -> Array:
+    """The policy target from a search's visits: every option's first visit is forced
+    (the search tries each once), so it is taken off before normalising."""
+    extra = np.maximum(visits - 1, 0)
+    counts = extra if extra.sum() > 0 else visits
+    return np.asarray(counts / counts.sum())
+
+
+def self_play_game(net: Net, config: Config, game_seed: int) -> Data:
+    """One self-play game (see the module's docstring); its samples."""
+    rng = random.Random(game_seed)
+    generator = np.random.default_rng(game_seed)
+    players = config.players[rng.randrange(len(config.players))]
+    state = new_game(VARIANT, players, game_seed, OPTIONS)
+    states: list[Array] = []
+    rows: list[Array] = []
+    targets: list[Array] = []
+    seats: list[int] = []
+    moves = [0] * players
+    while not state.is_terminal():
+        for seat in state.pending():
+            options = state.legal_options(seat)
+            if len(options) == 1:
+                state.apply(seat, options[0])
+                continue
+            view = state.view(seat)
+            assert isinstance(view, SixNimmtView)
+            features, option_rows = encode(view, options)
+            prior = net.policy(features, option_rows)
+            if config.noise > 0:
+                noise = generator.dirichlet([config.dirichlet] * len(options))
+                prior = (1 - config.noise) * prior + config.noise * noise
+            result = search(
+                view, options, prior, rng, games=config.search_games, visits=config.visits
+            )
+            target = search_target(result.visits)
+            states.append(features)
+            rows.append(option_rows)
+            targets.append(target)
+            seats.append(seat)
+            if moves[seat] < config.explore_moves:
+                choice = int(generator.choice(len(options), p=result.policy()))
+            else:
+                choice = result.best
+            moves[seat] += 1
+            state.apply(seat, options[choice])
+    scores = state.scores()
+    total = sum(scores)
+    data = empty_data()
+    count = len(states)
+    data["state"] = np.array(states).reshape(count, STATE_SIZE)
+    data["options"] = np.zeros((count, MAX_OPTIONS, OPTION_SIZE))
+    data["mask"] = np.zeros((count, MAX_OPTIONS), dtype=bool)
+    data["target"] = np.zeros((count, MAX_OPTIONS))
+    for i, (option_rows, target) in enumerate(zip(rows, targets, strict=True)):
+        m = len(option_rows)
+        data["options"][i, :m] = option_rows
+        data["mask"][i, :m] = True
+        data["target"][i, :m] = target
+    data["value"] = np.array(
+        [((total - scores[s]) / (players - 1) - scores[s]) / 10 for s in seats], dtype=np.float64
+    )
+    return data
+
+
+def _self_play_job(params: dict[str, Array], sizes: tuple[Any, Any], config: Config,
+                   game_seed: int) -> Data:  # fmt: skip
+    """self_play_game in a worker process."""
+    return self_play_game(Net(params, sizes[0], sizes[1]), config, game_seed)
+
+
+def game_seeds(config: Config, iteration: int) -> list[int]:
+    sequence = np.random.SeedSequence([config.seed, iteration, 0])
+    return [int(s) for s in sequence.generate_state(config.games, dtype=np.uint32)]
+
+
+def self_play(net: Net, config: Config, iteration: int, jobs: int, log: Any) -> Data:
+    """This iteration's games, in game order whatever `jobs` is."""
+    seeds = game_seeds(config, iteration)
+    parts: list[Data] = []
+    every = max(1, config.games // 4)
+    if jobs <= 1:
+        for done, seed in enumerate(seeds, start=1):
+            parts.append(self_play_game(net, config, seed))
+            if done % every == 0 and done < len(seeds):
+                log(f"  self-play {done}/{len(seeds)} games")
+        return concat(parts)
+    sizes = (net.policy_sizes, net.value_sizes)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        futures = [pool.submit(_self_play_job, net.params, sizes, config, s) for s in seeds]
+        for done, future in enumerate(futures, start=1):
+            parts.append(future.result())
+            if done % every == 0 and done < len(seeds):
+                log(f"  self-play {done}/{len(seeds)} games")
+    return concat(parts)
+
+
+@dataclass
+class Adam:
+    """Adam's moments and step count."""
+
+    m: dict[str, Array]
+    v: dict[str, Array]
+    steps: int = 0
+
+    @classmethod
+    def zeros(cls, net: Net) -> Adam:
+        return cls(
+            {k: np.zeros_like(p) for k, p in net.params.items()},
+            {k: np.zeros_like(p) for k, p in net.params.items()},
+        )
+
+    def step(self, net: Net, grads: dict[str, Array], config: Config) -> None:
+        self.steps += 1
+        beta1, beta2 = 0.9, 0.999
+        for key, param in net.params.items():
+            g = grads[key] + config.weight_decay * param
+            self.m[key] = beta1 * self.m[key] + (1 - beta1) * g
+            self.v[key] = beta2 * self.v[key] + (1 - beta2) * g * g
+            m_hat = self.m[key] / (1 - beta1**self.steps)
+            v_hat = self.v[key] / (1 - beta2**self.steps)
+            param -= config.lr * m_hat / (np.sqrt(v_hat) + 1e-8)
+
+
+def train(net: Net, adam: Adam, data: Data, config: Config, iteration: int) -> dict[str, float]:
+    """`train_steps` steps on batches of `data`; the mean losses over them."""
+    n = len(data["value"])
+    totals = {"policy": 0.0, "value": 0.0, "entropy": 0.0}
+    if n == 0 or config.train_steps <= 0:
+        return totals
+    generator = np.random.default_rng(np.random.SeedSequence([config.seed, iteration, 1]))
+    for _ in range(config.train_steps):
+        index = generator.integers(0, n, size=min(config.batch_size, n))
+        batch = Batch(
+            data["state"][index],
+            data["options"][index],
+            data["mask"][index],
+            data["target"][index],
+            data["value"][index],
+        )
+        losses, grads = loss_and_gradients(net, batch, config.value_weight)
+        adam.step(net, grads, config)
+        for key in totals:
+            totals[key] += losses[key] / config.train_steps
+    return totals
+
+
+def evaluate(net: Net, config: Config) -> dict[str, dict[str, float]]:
+    """The raw policy against three of each opponent (see the module's docstring)."""
+    out: dict[str, dict[str, float]] = {}
+    for name in config.eval_opponents:
+        opponent = OPPONENTS[name]
+        wins = heads = opponent_heads = 0.0
+        games = 0
+        for deal in range(config.eval_deals):
+            for seat in range(EVAL_SEATS):
+                bots: list[Bot] = [
+                    ChampionBot(net, search=False) if s == seat else opponent()
+                    for s in range(EVAL_SEATS)
+                ]
+                result = play_local(VARIANT, bots, config.eval_seed + deal, OPTIONS)
+                winners = [s for s, rank in enumerate(result.ranks) if rank == 1]
+                wins += 1 / len(winners) if seat in winners else 0.0
+                heads += result.scores[seat]
+                opponent_heads += (sum(result.scores) - result.scores[seat]) / (EVAL_SEATS - 1)
+                games += 1
+        low, high = wilson(wins, games)
+        out[name] = {
+            "games": games,
+            "win_rate": wins / games,
+            "low": low,
+            "high": high,
+            "heads": heads / games,
+            "opponent_heads": opponent_heads / games,
+        }
+    return out
+
+
+@dataclass
+class Run:
+    """A run's whole state between iterations (what the checkpoint holds)."""
+
+    config: Config
+    net: Net
+    adam: Adam
+    iteration: int  # iterations done
+    buffer: list[Data]  # the last `window` iterations' samples, oldest first
+    metrics: list[dict[str, Any]]
+    commands: list[str]
+    seconds: float  # wall time spent in iterations, all sessions together
+    samples: int
+
+
+def new_run(config: Config, command: str) -> Run:
+    net = initial(config.seed, config.policy_hidden, config.value_hidden)
+    return Run(config, net, Adam.zeros(net), 0, [], [], [command], 0.0, 0)
+
+
+def save_checkpoint(run: Run, out: Path) -> None:
+    arrays: dict[str, npt.NDArray[Any]] = {}
+    for key, value in run.net.params.items():
+        arrays[f"net/{key}"] = value
+        arrays[f"adam_m/{key}"] = run.adam.m[key]
+        arrays[f"adam_v/{key}"] = run.adam.v[key]
+    for age, data in enumerate(run.buffer):
+        for key, value in data.items():
+            arrays[f"buffer{age}/{key}"] = value
+    record = {
+        "config": asdict(run.config),
+        "iteration": run.iteration,
+        "adam_steps": run.adam.steps,
+        "buffer": len(run.buffer),
+        "metrics": run.metrics,
+        "commands": run.commands,
+        "seconds": run.seconds,
+        "samples": run.samples,
+        "policy_sizes": list(run.net.policy_sizes),
+        "value_sizes": list(run.net.value_sizes),
+    }
+    arrays["record"] = np.array(json.dumps(record))
+    write_npz(out / CHECKPOINT, arrays)
+
+
+def config_from(record: dict[str, Any]) -> Config:
+    values: dict[str, Any] = {}
+    for f in fields(Config):
+        value = record[f.name]
+        values[f.name] = tuple(value) if isinstance(value, list) else value
+    return Config(**values)
+
+
+def load_checkpoint(out: Path) -> Run:
+    with np.load(out / CHECKPOINT, allow_pickle=False) as stored:
+        record = json.loads(str(stored["record"]))
+        arrays = {name: np.array(stored[name]) for name in stored.files if name != "record"}
+    config = config_from(record["config"])
+    params = {k[4:]: v for k, v in arrays.items() if k.startswith("net/")}
+    net = Net(params, tuple(record["policy_sizes"]), tuple(record["value_sizes"]))
+    adam = Adam(
+        {k: arrays[f"adam_m/{k}"] for k in params},
+        {k: arrays[f"adam_v/{k}"] for k in params},
+        record["adam_steps"],
+    )
+    buffer = [
+        {key: arrays[f"buffer{age}/{key}"] for key in empty_data()}
+        for age in range(record["buffer"])
+    ]
+    return Run(
+        config,
+        net,
+        adam,
+        record["iteration"],
+        buffer,
+        record["metrics"],
+        record["commands"],
+        record["seconds"],
+        record["samples"],
+    )
+
+
+def provenance(run: Run) -> dict[str, object]:
+    """How the current weights were made (stored in weights.npz)."""
+    last = run.metrics[-1] if run.metrics else {}
+    return {
+        "trained_by": "python -m example_bots.champion_bot.train",
+        "commands": run.commands,
+        "config": asdict(run.config),
+        "iterations": run.iteration,
+        "self_play_games": run.iteration * run.config.games,
+        "samples": run.samples,
+        "hours": round(run.seconds / 3600, 3),
+        "last_eval": last.get("eval", {}),
+    }
+
+
+def iterate(run: Run, out: Path, jobs: int, log: Any) -> None:
+    """One iteration (self-play, training, evaluation) and its records."""
+    config = run.config
+    started = time.monotonic()
+    iteration = run.iteration + 1
+    data = self_play(run.net, config, iteration, jobs, log)
+    run.buffer = [*run.buffer, data][-config.window :]
+    run.samples += len(data["value"])
+    losses = train(run.net, run.adam, concat(run.buffer), config, iteration)
+    run.iteration = iteration
+    record: dict[str, Any] = {
+        "iteration": iteration,
+        "self_play_games": iteration * config.games,
+        "samples": run.samples,
+        "new_samples": len(data["value"]),
+        "loss_policy": round(losses["policy"], 6),
+        "loss_value": round(losses["value"], 6),
+        "entropy": round(losses["entropy"], 6),
+    }
+    if config.eval_every > 0 and iteration % config.eval_every == 0:
+        record["eval"] = evaluate(run.net, config)
+    run.seconds += time.monotonic() - started
+    record["hours"] = round(run.seconds / 3600, 4)  # not reproducible: wall time
+    run.metrics.append(record)
+    write_records(run, out)
+    figures = "  ".join(
+        f"vs {name}: win {e['win_rate']:.1%} [{e['low']:.1%}, {e['high']:.1%}]"
+        f" heads {e['heads']:.2f}/{e['opponent_heads']:.2f}"
+        for name, e in record.get("eval", {}).items()
+    )
+    log(
+        f"iteration {iteration}: {record['new_samples']} samples ({run.samples} in all)"
+        f"  loss policy {losses['policy']:.3f} value {losses['value']:.3f}"
+        f"  {figures}  {time.monotonic() - started:.0f} s ({run.seconds / 3600:.2f} h in all)"
+    )
+
+
+def write_records(run: Run, out: Path) -> None:
+    """The checkpoint, the weights, the metrics log and the curve (each atomically)."""
+    save_checkpoint(run, out)
+    meta = provenance(run)
+    save(out / "weights.npz", run.net, meta)
+    save(out / f"weights-{run.iteration:04d}.npz", run.net, meta)
+    lines = "".join(json.dumps(m, sort_keys=True) + "\n" for m in run.metrics)
+    temporary = out / "metrics.jsonl.tmp"
+    temporary.write_text(lines)
+    temporary.replace(out / "metrics.jsonl")
+    if any("eval" in m for m in run.metrics):
+        draw(run.metrics, out / "curve.png", fair=1 / EVAL_SEATS)
+
+
+def initial_eval(run: Run, out: Path, log: Any) -> None:
+    """Iteration 0 of the curve: the untrained network."""
+    started = time.monotonic()
+    record: dict[str, Any] = {"iteration": 0, "self_play_games": 0, "samples": 0}
+    if run.config.eval_every > 0:
+        record["eval"] = evaluate(run.net, run.config)
+    run.seconds += time.monotonic() - started
+    record["hours"] = round(run.seconds / 3600, 4)
+    run.metrics.append(record)
+    write_records(run, out)
+    for name, e in record.get("eval", {}).items():
+        log(f"iteration 0 (untrained): vs {name} win {e['win_rate']:.1%} heads {e['heads']:.2f}")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        description=(__doc__ or "").split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--out", type=Path, required=True, help="the run's folder")
+    p.add_argument("--resume", action="store_true", help="go on from --out's checkpoint")
+    p.add_argument("--iterations", type=int, default=100, help="stop when this many are done")
+    p.add_argument("--minutes", type=float, default=math.inf, help="stop after this long")
+    p.add_argument("--jobs", type=int, default=1, help="self-play worker processes")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    defaults = Config()
+    for f in fields(Config):
+        flag = "--" + f.name.replace("_", "-")
+        default = getattr(defaults, f.name)
+        if isinstance(default, tuple):
+            kind: Any = int if not default or isinstance(default[0], int) else str
+            p.add_argument(flag, type=kind, nargs="+", default=None, help=f"default {default}")
+        else:
+            p.add_argument(flag, type=type(default), default=None, help=f"default {default}")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    out: Path = args.out
+    given: dict[str, Any] = {
+        f.name: tuple(v) if isinstance(v, list) else v
+        for f in fields(Config)
+        if (v := getattr(args, f.name)) is not None
+    }
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    command = shlex.join(["python", "-m", "example_bots.champion_bot.train", *arguments])
+
+    def log(line: str) -> None:
+        if not args.quiet:
+            print(line, flush=True)
+
+    out.mkdir(parents=True, exist_ok=True)
+    lock = (out / ".lock").open("w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        print(f"error: another run is using {out}", file=sys.stderr)
+        return 2
+    if args.resume:
+        if not (out / CHECKPOINT).exists():
+            print(f"error: no checkpoint in {out} to resume", file=sys.stderr)
+            return 2
+        run = load_checkpoint(out)
+        changed = {k: v for k, v in given.items() if getattr(run.config, k) != v}
+        if changed:
+            print(f"error: the run was made with other settings: {changed}", file=sys.stderr)
+            return 2
+        run.commands.append(command)
+        log(f"resumed {out} after iteration {run.iteration}")
+    else:
+        if (out / CHECKPOINT).exists():
+            print(f"error: {out} holds a run; pass --resume to go on", file=sys.stderr)
+            return 2
+        unknown = set(given.get("eval_opponents", ())) - set(OPPONENTS)
+        if unknown:
+            print(f"error: unknown opponents {sorted(unknown)}", file=sys.stderr)
+            return 2
+        run = new_run(Config(**given), command)
+        (out / "config.json").write_text(json.dumps(asdict(run.config), indent=1) + "\n")
+        initial_eval(run, out, log)
+    started = time.monotonic()
+    try:
+        while run.iteration < args.iterations:
+            if time.monotonic() - started >= args.minutes * 60:
+                log(f"stopped: --minutes {args.minutes:g} spent")
+                break
+            iterate(run, out, args.jobs, log)
+    except KeyboardInterrupt:
+        print(
+            f"interrupted: {out / CHECKPOINT} holds iteration {load_checkpoint(out).iteration};"
+            " --resume goes on from there",
+            file=sys.stderr,
+        )
+        return 130
+    log(f"done: {run.iteration} iterations; {out / 'weights.npz'}; {out / 'curve.png'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

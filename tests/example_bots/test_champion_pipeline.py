@@ -1,0 +1,143 @@
+"""The champion's training pipeline on a tiny run: it writes its records, a run stopped
+and resumed from its checkpoint ends exactly as one that never stopped, it refuses what
+would mix two runs, its gradients are the loss's, and its PNGs are PNGs."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import struct
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from example_bots.champion_bot.curve import draw, write_png
+from example_bots.champion_bot.features import MAX_OPTIONS, OPTION_SIZE, STATE_SIZE
+from example_bots.champion_bot.net import Batch, initial, load, loss_and_gradients
+from example_bots.champion_bot.train import main, search_target
+
+TINY = ["--games", "2", "--players", "3", "--visits", "6", "--search-games", "8",
+        "--train-steps", "4", "--batch-size", "16", "--eval-deals", "1", "--quiet"]  # fmt: skip
+
+
+def train(out: Path, *args: str) -> int:
+    return main(["--out", str(out), *args])
+
+
+def metrics(out: Path) -> list[dict[str, Any]]:
+    """The metrics log without its wall-clock figures."""
+    lines = (out / "metrics.jsonl").read_text().splitlines()
+    return [{k: v for k, v in json.loads(line).items() if k != "hours"} for line in lines]
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_a_resumed_run_ends_as_an_uninterrupted_one(tmp_path: Path) -> None:
+    whole, split = tmp_path / "whole", tmp_path / "split"
+    assert train(whole, "--iterations", "2", *TINY) == 0
+    assert train(split, "--iterations", "1", *TINY) == 0
+    first = load(split / "weights.npz")
+    assert train(split, "--iterations", "2", "--resume", "--quiet") == 0
+    a, b = load(whole / "weights.npz"), load(split / "weights.npz")
+    assert a.params.keys() == b.params.keys()
+    for key in a.params:
+        assert np.array_equal(a.params[key], b.params[key]), key
+    assert any(not np.array_equal(first.params[k], b.params[k]) for k in b.params)
+    assert metrics(whole) == metrics(split)
+    assert [m["iteration"] for m in metrics(split)] == [0, 1, 2]
+    assert {"win_rate", "low", "high", "heads"} <= set(metrics(split)[-1]["eval"]["rules_bot"])
+    # The weights say how they were made: both commands of the split run.
+    commands = b.meta["commands"]
+    assert isinstance(commands, list) and len(commands) == 2 and "--resume" in commands[1]
+    assert b.meta["iterations"] == 2 and b.meta["self_play_games"] == 4
+    names = {p.name for p in split.iterdir()}
+    assert {"checkpoint.npz", "weights.npz", "weights-0002.npz", "metrics.jsonl", "curve.png",
+            "config.json"} <= names  # fmt: skip
+    assert not [n for n in names if n.endswith(".tmp")]
+    assert png_size(split / "curve.png")[0] > 0
+
+
+def test_it_refuses_to_mix_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert train(out, "--resume", *TINY) == 2  # nothing to resume
+    assert train(out, "--iterations", "0", *TINY) == 0  # the untrained network's record only
+    assert [m["iteration"] for m in metrics(out)] == [0]
+    assert train(out, "--iterations", "0", *TINY) == 2  # a run is there: --resume
+    assert train(out, "--resume", "--iterations", "0", "--visits", "7") == 2
+    with (out / ".lock").open("w") as held:  # a run going on in this folder
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert train(out, "--resume", "--iterations", "0") == 2
+    assert train(out, "--resume", "--iterations", "0") == 0
+    err = capsys.readouterr().err
+    assert "no checkpoint" in err and "pass --resume" in err and "'visits': 7" in err
+    assert "another run is using" in err
+
+
+def test_the_gradients_are_the_losses() -> None:
+    rng = np.random.default_rng(0)
+    net = initial(2, (6,), (5,))
+    for key in net.params:  # biases off zero, so no ReLU sits at its kink
+        net.params[key] = net.params[key] + rng.normal(0, 0.3, net.params[key].shape)
+    b, m = 3, MAX_OPTIONS
+    mask = np.zeros((b, m), dtype=bool)
+    mask[:, :4] = True
+    mask[0, 4:7] = True
+    target = np.where(mask, rng.random((b, m)), 0.0)
+    target /= target.sum(axis=1, keepdims=True)
+    batch = Batch(rng.random((b, STATE_SIZE)), rng.random((b, m, OPTION_SIZE)), mask, target,
+                  rng.normal(0, 1, b))  # fmt: skip
+
+    def loss() -> float:
+        losses, _ = loss_and_gradients(net, batch, value_weight=0.7)
+        return losses["policy"] + 0.7 * losses["value"]
+
+    _, grads = loss_and_gradients(net, batch, value_weight=0.7)
+    for key, param in net.params.items():
+        for index in list(np.ndindex(param.shape))[:5]:
+            saved = param[index]
+            param[index] = saved + 1e-6
+            up = loss()
+            param[index] = saved - 1e-6
+            down = loss()
+            param[index] = saved
+            assert grads[key][index] == pytest.approx((up - down) / 2e-6, rel=1e-4, abs=1e-7)
+
+
+def test_the_policy_target_takes_off_the_forced_first_visits() -> None:
+    assert search_target(np.array([1.0, 5.0, 3.0])).tolist() == [0.0, 4 / 6, 2 / 6]
+    assert search_target(np.array([1.0, 1.0])).tolist() == [0.5, 0.5]
+
+
+def test_the_plain_png_is_a_png_of_the_chart(tmp_path: Path) -> None:
+    image = np.zeros((3, 2, 3), dtype=np.uint8)
+    image[1, 1] = (10, 20, 30)
+    write_png(tmp_path / "tiny.png", image)
+    data = (tmp_path / "tiny.png").read_bytes()
+    assert png_size(tmp_path / "tiny.png") == (2, 3)
+    start = data.index(b"IDAT") + 4
+    length = struct.unpack(">I", data[start - 8 : start - 4])[0]
+    raw = zlib.decompress(data[start : start + length])
+    assert raw[7 + 1 + 3 : 7 + 1 + 6] == bytes((10, 20, 30))  # row 1, after its filter byte
+    record = {"iteration": 0, "eval": {"rules_bot": {"win_rate": 0.2, "low": 0.1, "high": 0.4}}}
+    later = {"iteration": 3, "eval": {"rules_bot": {"win_rate": 0.3, "low": 0.2, "high": 0.5}}}
+    assert draw([record, later], tmp_path / "curve.png", 0.25, plain=True) == "plain"
+    assert png_size(tmp_path / "curve.png") == (800, 400)
+
+
+def test_self_play_in_worker_processes_computes_the_same_run(tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    args = [*TINY, "--iterations", "1", "--games", "3"]
+    assert train(one, *args, "--jobs", "1") == 0
+    assert train(two, *args, "--jobs", "2") == 0
+    a, b = load(one / "weights.npz"), load(two / "weights.npz")
+    for key in a.params:
+        assert np.array_equal(a.params[key], b.params[key]), key
+    assert metrics(one) == metrics(two)
