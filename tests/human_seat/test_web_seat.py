@@ -35,11 +35,12 @@ def browser() -> Iterator[Any]:
 class Match:
     """``bullring play ... --web`` running in the background, and its page's address."""
 
-    def __init__(self, tmp_path: Path, variant: str, linger_s: int = 120) -> None:
+    def __init__(self, tmp_path: Path, variant: str, linger_s: int = 120, humans: int = 1) -> None:
         self.replay = tmp_path / "replay.json"
         self.out = (tmp_path / "out.txt").open("w")
+        seats = ["--bot", "human"] * humans + ["--bot", RANDOM_BOT]
         argv = bullring_argv(
-            "play", variant, "--bot", "human", "--bot", RANDOM_BOT, "--seed", str(SEED),
+            "play", variant, *seats, "--seed", str(SEED),
             "--no-sandbox", "--setup-ms", "60000", "--web", "--no-browser",
             "--replay-out", str(self.replay), "--web-linger-s", str(linger_s),
         )  # fmt: skip
@@ -209,3 +210,44 @@ def test_a_misclick_is_refused_with_a_message_and_never_sent(browser: Any, tmp_p
         page.close()
         code = match.finish()
     assert code == 0, match.log.read_text()
+
+
+def test_professional_two_ends_and_two_human_seats_in_the_browser(
+    browser: Any, tmp_path: Path
+) -> None:
+    """6 nimmt! Professional with two human seats at one page: both seats are asked in
+    turn, the row ends are chosen with the page's buttons, and the whole game is played
+    with no fault (the replay records both seats' decisions)."""
+    match = Match(tmp_path, "6nimmt-pro:rounds=1", humans=2)
+    page = browser.new_page()
+    problems = Problems()
+    problems.watch(page)
+    seats_asked: set[int] = set()
+    ends: list[str] = []
+    try:
+        page.goto(match.url)
+        question = 0
+        for _ in range(300):  # bounded: two seats of a round of ten cards and their ends
+            question = wait_question(page, question)
+            if not question:
+                break
+            seats_asked.add(int(match.state()["table"]["seat"]))
+            buttons = page.locator("#options button")
+            texts = [buttons.nth(i).inner_text() for i in range(buttons.count())]
+            if not page.locator(".hand .card.legal, .draft .card.legal").count():
+                ends += [t for t in texts if " end)" in t]
+            choose_first(page)
+        assert page.evaluate("document.body.dataset.status") == "over"
+        page.wait_for_selector("#replay-page-link", timeout=WAIT_MS)
+        page.click("#replay-page-link")  # its last screen: the command may then end
+        page.wait_for_selector("#decisions li", state="attached", timeout=WAIT_MS)
+    finally:
+        page.close()
+        code = match.finish()
+    assert code == 0, match.log.read_text()
+    assert seats_asked == {0, 1}
+    replay = json.loads(match.replay.read_text())
+    assert {d["seat"] for d in replay["decisions"]} >= {0, 1}
+    assert not any(d["fault"] for d in replay["decisions"])
+    assert not problems.items, problems.items
+    assert ends, "no question offered a row's end"  # the deal (seed 5) makes one
