@@ -19,6 +19,7 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -34,6 +35,7 @@ from referee.league.store import LeagueStore, StoreError
 MAX_GAME_S = 3 * 3600.0  # the longest a visitor's game may stay up
 KEEP_ENDED_S = 3600.0  # an ended game's replay stays this long
 START_S = 60.0  # the page must be up by then
+STOP_S = 20.0  # a stopped game's time to close its page and bots
 LINGER_S = 900  # the page's last screen stays up this long (bullring play --web-linger-s)
 URL_LINE = re.compile(r"play in your browser: (http://127\.0\.0\.1:\d+/)")
 GAME_ID = re.compile(r"[0-9a-f]{32}")
@@ -189,13 +191,15 @@ class HumanGames:
         return self.games.get(game_id)
 
     def end(self, game: Game) -> None:
+        """Stop a game as Ctrl-C stops ``bullring play`` (its seat's page and its bots
+        are closed, the replay kept), then make sure of its whole process group."""
         if game.running:
-            game.process.terminate()
-            try:
-                game.process.wait(10)
-            except subprocess.TimeoutExpired:
-                game.process.kill()
-                game.process.wait()
+            game.process.send_signal(signal.SIGINT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                game.process.wait(STOP_S)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(game.process.pid, signal.SIGKILL)  # its own session: only its own
+        game.process.wait()
         if game.ended is None:
             game.ended = time.monotonic()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ctypes
 import logging
 import os
 import signal
@@ -23,6 +24,19 @@ from human_seat.terminal import TerminalDesk
 from human_seat.web import WebDesk
 from sdk.runtime import BotServer
 from sdk.stop_signals import StopSignals
+
+PR_SET_PDEATHSIG = 1
+
+
+def follow_parent() -> None:
+    """Get SIGTERM (a clean stop) when the command that started this seat dies, even by
+    SIGKILL: a seat left behind would hold its page's port and wait for nobody."""
+    parent = os.getppid()
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if parent == 1:  # it died before we could ask to follow it
+        os._exit(0)
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
@@ -44,6 +58,7 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     # referee as the seat's fault, with its traceback in the replay, not on the screen.
     logging.getLogger("sdk.runtime").disabled = True
     with StopSignals((signal.SIGTERM, signal.SIGHUP)) as signals:
+        follow_parent()
         web: WebDesk | None = None
         desk: Desk
         if args.web:

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from referee.league.store import LeagueStore
-from tests.arena.ladder_arena import counts, ladder_server, wait_finished
+from tests.arena.ladder_arena import counts, ladder_server, wait_finished, wait_none_running
 from tests.arena.servers import Server
 from tests.human_seat.test_web_seat import WAIT_MS, choose_first, wait_question
 from tests.leaderboard.browser import Problems, launch
@@ -110,3 +110,15 @@ def test_bad_game_requests_are_refused_with_a_sentence(arena: Server) -> None:
     while counts(arena.folder)[0] <= done:
         assert time.monotonic() < deadline
         time.sleep(0.1)
+    # A kill -9 of the server takes the game with it: the play command, its seat's page
+    # and its bots (and the ladder), nothing left running.
+    arena.kill()
+    wait_none_running(arena.folder)
+
+
+def test_stopping_the_arena_ends_its_games_cleanly(arena: Server) -> None:
+    game = httpx.post(f"{arena.url}/api/v1/games", json={}, timeout=120)
+    assert game.status_code == 201, game.text
+    arena.stop()  # SIGTERM: the games are stopped as Ctrl-C stops bullring play
+    assert arena.process is not None and arena.process.returncode == 0
+    wait_none_running(arena.folder)
