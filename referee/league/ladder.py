@@ -91,9 +91,12 @@ class LadderDraw:
         while len(self.recent) > 10_000:  # the widest window kept
             self.recent.popleft()
 
+    def window_size(self, roster: Sequence[str]) -> int:
+        """The matches looked back on for shares: the policy's, or 20 per table."""
+        return self.policy.window or 20 * math.ceil(len(roster) / self.variant.seats)
+
     def window(self, roster: Sequence[str]) -> list[tuple[str, ...]]:
-        size = self.policy.window or 20 * math.ceil(len(roster) / self.variant.seats)
-        return list(itertools.islice(reversed(self.recent), size))
+        return list(itertools.islice(reversed(self.recent), self.window_size(roster)))
 
     def is_new(self, bot: str) -> bool:
         return self.ratings.get(bot).sigma > self.policy.new_sigma
@@ -127,8 +130,7 @@ class LadderDraw:
         return min(fresh or new, key=lambda bot: (self.played[bot], roster.index(bot)))
 
     def _starved_anchor(self, roster: list[str], window: list[tuple[str, ...]]) -> str | None:
-        size = self.policy.window or 20 * math.ceil(len(roster) / self.variant.seats)
-        if len(window) < size:
+        if len(window) < self.window_size(roster):
             return None  # too little history to judge shares yet
         counts = Counter(bot for seats in window for bot in seats)
         floor = self.policy.min_share * self.variant.seats / len(roster) * len(window)
