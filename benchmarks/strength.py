@@ -40,7 +40,6 @@ of a game's outcome). Fair share at 4 seats: 25%.
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import os
 import time
@@ -57,6 +56,7 @@ from example_bots.rules_bot.bot import RulesBot
 from example_bots.winner_bot.bot import WinnerBot
 from sdk.bot import Bot
 from sdk.local import play_local
+from sdk.stats import wilson
 
 MC64 = mc_bot(64)
 TABLES: dict[str, Sequence[type[Bot]]] = {
@@ -82,7 +82,6 @@ VARIANTS = {
     "11nimmt": ("11nimmt", {}),
     "hornochsen": ("hornochsen", {}),
 }
-Z95 = 1.959964
 TIMERS: dict[str, Callable[[], float]] = {"cpu": time.thread_time, "wall": time.monotonic}
 
 
@@ -115,16 +114,6 @@ class BotStats:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (fractional successes allowed)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def play_deal(

@@ -40,7 +40,7 @@ LAYERS: dict[str, list[list[str]]] = {
         ["sdk.bot", "sdk.montecarlo", "sdk.wire"],
         ["sdk.match", "sdk.seeding", "sdk.stop_signals", "sdk.protocol"],
         ["sdk.game"],
-        ["sdk.errors"],
+        ["sdk.errors", "sdk.stats"],
     ],
     "sdk.wire": [
         ["sdk.wire.view_decoder"],

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.strength import TABLES, BotStats, duplicate, duplicate_parallel, table_for, wilson
+from benchmarks.strength import TABLES, BotStats, duplicate, duplicate_parallel, table_for
 from benchmarks.strength_table import markdown
 from referee.league.config import parse_league
 from referee.league.executors import MatchAttempt
@@ -17,6 +17,7 @@ from referee.league.runner import LeagueRunner, RatingKeeper, record_outcome
 from referee.replay.result import MatchResult
 from referee.spec import MatchSpec
 from sdk.game import ranks_from_scores
+from sdk.stats import wilson
 
 
 def test_wilson_matches_the_textbook_interval() -> None:

@@ -21,7 +21,9 @@ Each iteration:
 
 Every random draw comes from the seed and the iteration (and the game's index), so a run
 stopped after any iteration and resumed with ``--resume`` ends exactly as one that never
-stopped. ``--minutes`` is checked after each iteration.
+stopped. ``--minutes`` is a budget: an iteration starts only when the time left is at
+least what the last one took. Ctrl-C or SIGTERM stops at once (the self-play workers
+with it); the checkpoint keeps the last whole iteration.
 
     nice .venv/bin/python -m example_bots.champion_bot.train --out runs/champion --seed 1 \\
         --iterations 200 --minutes 170 --jobs 2
@@ -34,16 +36,18 @@ numpy only; CPU; ``--jobs`` worker processes for self-play.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import fcntl
 import json
 import math
 import multiprocessing
+import os
 import random
 import shlex
+import signal
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -66,13 +70,14 @@ from example_bots.champion_bot.search import search
 from example_bots.random_bot.bot import RandomBot
 from example_bots.rules_bot.bot import RulesBot
 from sdk import Bot, SixNimmtView, new_game, play_local
+from sdk.stats import wilson
 
 VARIANT = "6nimmt"
 OPTIONS = {"rounds": "1"}
 OPPONENTS: dict[str, type[Bot]] = {"rules_bot": RulesBot, "random_bot": RandomBot}
 EVAL_SEATS = 4
-Z95 = 1.959964
 CHECKPOINT = "checkpoint.npz"
+PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 @dataclass(frozen=True)
@@ -102,16 +107,6 @@ class Config:
 
 
 Data = dict[str, npt.NDArray[Any]]  # state, options, mask, target, value
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (fractional successes allowed)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def empty_data() -> Data:
@@ -201,6 +196,22 @@ def _self_play_job(params: dict[str, Array], sizes: tuple[Any, Any], config: Con
     return self_play_game(Net(params, sizes[0], sizes[1]), config, game_seed)
 
 
+def _worker_started() -> None:
+    """A self-play worker: Ctrl-C is the parent's to handle, and the worker dies with it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
+
+
+def die_with_parent() -> None:
+    """Ask Linux to SIGKILL this process when its parent dies (a no-op elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() == 1:  # the parent died before the request
+        os._exit(1)
+
+
 def game_seeds(config: Config, iteration: int) -> list[int]:
     sequence = np.random.SeedSequence([config.seed, iteration, 0])
     return [int(s) for s in sequence.generate_state(config.games, dtype=np.uint32)]
@@ -219,10 +230,12 @@ def self_play(net: Net, config: Config, iteration: int, jobs: int, log: Any) -> 
         return concat(parts)
     sizes = (net.policy_sizes, net.value_sizes)
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        futures = [pool.submit(_self_play_job, net.params, sizes, config, s) for s in seeds]
-        for done, future in enumerate(futures, start=1):
-            parts.append(future.result())
+    # Leaving the block terminates the workers, so an interrupt (Ctrl-C, SIGTERM) stops
+    # at once instead of waiting for the games already handed out.
+    with context.Pool(jobs, initializer=_worker_started) as pool:
+        pending = [pool.apply_async(_self_play_job, (net.params, sizes, config, s)) for s in seeds]
+        for done, result in enumerate(pending, start=1):
+            parts.append(result.get())
             if done % every == 0 and done < len(seeds):
                 log(f"  self-play {done}/{len(seeds)} games")
     return concat(parts)
@@ -471,6 +484,14 @@ def initial_eval(run: Run, out: Path, log: Any) -> None:
         log(f"iteration 0 (untrained): vs {name} win {e['win_rate']:.1%} heads {e['heads']:.2f}")
 
 
+class Terminated(Exception):
+    """SIGTERM arrived: stop as on Ctrl-C."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         description=(__doc__ or "").split("\n\n")[0],
@@ -479,7 +500,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, required=True, help="the run's folder")
     p.add_argument("--resume", action="store_true", help="go on from --out's checkpoint")
     p.add_argument("--iterations", type=int, default=100, help="stop when this many are done")
-    p.add_argument("--minutes", type=float, default=math.inf, help="stop after this long")
+    p.add_argument(
+        "--minutes",
+        type=float,
+        default=math.inf,
+        help="start no iteration that would end later",
+    )
     p.add_argument("--jobs", type=int, default=1, help="self-play worker processes")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     defaults = Config()
@@ -538,20 +564,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         run = new_run(Config(**given), command)
         (out / "config.json").write_text(json.dumps(asdict(run.config), indent=1) + "\n")
         initial_eval(run, out, log)
-    started = time.monotonic()
+    signal.signal(signal.SIGTERM, _terminated)
+    deadline = time.monotonic() + args.minutes * 60
+    last_iteration_s = 0.0
     try:
         while run.iteration < args.iterations:
-            if time.monotonic() - started >= args.minutes * 60:
-                log(f"stopped: --minutes {args.minutes:g} spent")
+            left = deadline - time.monotonic()
+            if left < last_iteration_s:
+                log(
+                    f"stopped: {max(left, 0) / 60:.1f} of --minutes {args.minutes:g} left, and an"
+                    f" iteration takes about {last_iteration_s / 60:.1f}"
+                )
                 break
+            began = time.monotonic()
             iterate(run, out, args.jobs, log)
-    except KeyboardInterrupt:
-        print(
-            f"interrupted: {out / CHECKPOINT} holds iteration {load_checkpoint(out).iteration};"
-            " --resume goes on from there",
-            file=sys.stderr,
+            last_iteration_s = time.monotonic() - began
+    except (KeyboardInterrupt, Terminated) as stop:
+        done = load_checkpoint(out).iteration if (out / CHECKPOINT).exists() else None
+        kept = (
+            f"{out / CHECKPOINT} holds iteration {done}; --resume goes on from there"
+            if done is not None
+            else "nothing was kept"
         )
-        return 130
+        print(f"interrupted: {kept}", file=sys.stderr)
+        return 143 if isinstance(stop, Terminated) else 130
     log(f"done: {run.iteration} iterations; {out / 'weights.npz'}; {out / 'curve.png'}")
     return 0
 
