@@ -15,6 +15,12 @@ same cards. The tables (``--table``):
   ``mc:64``), 6 nimmt! family only. Prints the bot's win rate with its Wilson interval,
   its places (the share of games it ranked 1st, 2nd, ...; tied seats share the better
   place), its mean score and the opponents'.
+- ``vs-winner``: one bot (``--bot``, champion_bot by default) against three winner_bots
+  (issue 33's third target); the same figures.
+- ``--opponent FILE.py:CLASS`` puts a bot class from a file in the other three seats of
+  any of these one-against-three tables: a bot kept outside the repository (issue 33
+  measures the champion against a port of take5bot's M11 this way; the port never enters
+  the repository).
 - ``learned-vs-random`` and ``learned-vs-rules``: the learned bot (example_bots/learned_bot,
   6 nimmt! family only) against three random or three rule-based bots; the same figures.
 
@@ -35,17 +41,24 @@ of a game's outcome). Fair share at 4 seats: 25%.
         --deals 100 --decision-ms 1000 --variant 6nimmt:rounds=1 --jobs 2
     .venv/bin/python -m benchmarks.strength --table vs-mc64 --bot champion_bot \\
         --deals 100 --decision-ms 1000 --variant 6nimmt:rounds=1 --jobs 2
+    .venv/bin/python -m benchmarks.strength --table vs-winner --deals 25 \\
+        --decision-ms 1000 --variant 6nimmt:rounds=1 --jobs 2
+    .venv/bin/python -m benchmarks.strength --table vs-mc64 --bot champion_bot \\
+        --opponent ../m11/m11_bot.py:M11Bot --deals 50 --variant 6nimmt:rounds=1
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import multiprocessing
 import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from benchmarks.opponents import GreedyBot, mc_bot
 from example_bots.champion_bot.bot import ChampionBot
@@ -66,9 +79,17 @@ TABLES: dict[str, Sequence[type[Bot]]] = {
     "vs-mc64": (MonteCarloBot, MC64, MC64, MC64),
     "learned-vs-random": (LearnedBot, RandomBot, RandomBot, RandomBot),
     "learned-vs-rules": (LearnedBot, RulesBot, RulesBot, RulesBot),
+    "vs-winner": (ChampionBot, WinnerBot, WinnerBot, WinnerBot),
 }
 # Tables of one bot (seat 0's) against three others.
-SUBJECT_TABLES = ("mc-vs-rules", "vs-greedy", "vs-mc64", "learned-vs-random", "learned-vs-rules")
+SUBJECT_TABLES = (
+    "mc-vs-rules",
+    "vs-greedy",
+    "vs-mc64",
+    "vs-winner",
+    "learned-vs-random",
+    "learned-vs-rules",
+)
 ONE_AGAINST_THREE = SUBJECT_TABLES
 SUBJECTS: dict[str, type[Bot]] = {
     b.name: b for b in (ChampionBot, WinnerBot, MonteCarloBot, RulesBot, RandomBot)
@@ -144,11 +165,18 @@ def play_deal(
 
 
 def _play_deal_job(
-    variant: str, deal_seed: int, decision_ms: int, table: str, subject: str | None, clock: str
+    variant: str,
+    deal_seed: int,
+    decision_ms: int,
+    table: str,
+    subject: str | None,
+    clock: str,
+    opponent: str | None = None,
 ) -> dict[str, BotStats]:
     """play_deal in a worker process: the table by name (a baseline class made at run
     time does not pickle)."""
-    return play_deal(variant, deal_seed, decision_ms, table_for(table, subject), TIMERS[clock])
+    bots = table_for(table, subject, opponent)
+    return play_deal(variant, deal_seed, decision_ms, bots, TIMERS[clock])
 
 
 def duplicate(
@@ -182,6 +210,7 @@ def duplicate_parallel(
     jobs: int,
     clock: str = "cpu",
     progress: Callable[[int, dict[str, BotStats]], None] | None = None,
+    opponent: str | None = None,
 ) -> dict[str, BotStats]:
     """:func:`duplicate` with `jobs` deals at once in worker processes (the table and
     the seat-0 bot by name, as ``table_for`` takes them). The totals are the same sums;
@@ -190,7 +219,9 @@ def duplicate_parallel(
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(jobs, mp_context=context) as pool:
         futures = [
-            pool.submit(_play_deal_job, variant, seed + d, decision_ms, table, subject, clock)
+            pool.submit(
+                _play_deal_job, variant, seed + d, decision_ms, table, subject, clock, opponent
+            )
             for d in range(deals)
         ]
         for done, future in enumerate(as_completed(futures), start=1):
@@ -244,14 +275,33 @@ def mc_summary(
     return subject_summary(variant, stats, table[:seats])
 
 
-def table_for(name: str, subject: str | None) -> Sequence[type[Bot]]:
-    """The bots of table `name`, with `subject` (a bot name) in seat 0 if given."""
+def table_for(name: str, subject: str | None, opponent: str | None = None) -> Sequence[type[Bot]]:
+    """The bots of table `name`, with `subject` (a bot name) in seat 0 if given and, if
+    `opponent` is given (``FILE.py:CLASS``), that class in the other seats."""
     table = TABLES[name]
-    if subject is None:
-        return table
-    if name not in SUBJECT_TABLES:
-        raise ValueError(f"--bot goes with --table {', '.join(SUBJECT_TABLES)}")
-    return (SUBJECTS[subject], *table[1:])
+    if (subject is not None or opponent is not None) and name not in SUBJECT_TABLES:
+        raise ValueError(f"--bot and --opponent go with --table {', '.join(SUBJECT_TABLES)}")
+    first = table[0] if subject is None else SUBJECTS[subject]
+    others = table[1:] if opponent is None else (bot_from_file(opponent),) * (len(table) - 1)
+    return (first, *others)
+
+
+def bot_from_file(spec: str) -> type[Bot]:
+    """The bot class ``CLASS`` of the Python file ``FILE`` named by ``FILE:CLASS`` (a bot
+    kept outside the repository, such as a port of a published bot to measure against)."""
+    path, _, name = spec.rpartition(":")
+    if not path or not name or not Path(path).is_file():
+        raise ValueError(f"--opponent wants FILE.py:CLASS, with FILE an existing file: {spec!r}")
+    module_spec = importlib.util.spec_from_file_location(f"opponent_{Path(path).stem}", path)
+    if module_spec is None or module_spec.loader is None:
+        raise ValueError(f"--opponent: {path} is not a Python file")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[module_spec.name] = module
+    module_spec.loader.exec_module(module)
+    found = getattr(module, name, None)
+    if not (isinstance(found, type) and issubclass(found, Bot)):
+        raise ValueError(f"--opponent: {path} has no bot class {name}")
+    return found
 
 
 def load() -> str:
@@ -277,14 +327,19 @@ def main() -> None:
         " or wall time",
     )
     parser.add_argument("--jobs", type=int, default=1, help="deals played at once")
+    parser.add_argument(
+        "--opponent",
+        metavar="FILE.py:CLASS",
+        help="the other seats of a subject table: a bot class from a file (kept anywhere)",
+    )
     args = parser.parse_args()
     if args.deals < 1 or args.decision_ms < 1 or args.jobs < 1:
         parser.error("--deals, --decision-ms and --jobs must be at least 1")
     try:
-        table = table_for(args.table, args.bot)
+        table = table_for(args.table, args.bot, args.opponent)
     except ValueError as error:
         parser.error(str(error))
-    if args.table in ("vs-greedy", "vs-mc64") and args.variant is None:
+    if args.table in ("vs-greedy", "vs-mc64", "vs-winner") and args.variant is None:
         args.variant = [v for v in VARIANTS if v.startswith("6nimmt")]
     if args.table in ("vs-greedy", "vs-mc64") and not all(
         v.startswith("6nimmt") for v in args.variant
@@ -318,6 +373,7 @@ def main() -> None:
                 args.jobs,
                 args.clock,
                 report,
+                args.opponent,
             )
         else:
             timer = TIMERS[args.clock]

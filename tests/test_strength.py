@@ -115,3 +115,32 @@ def test_the_league_table_shows_each_bots_mean_score_and_win_share(tmp_path: Pat
         wins = sum(w for _, w in played) / len(played)
         assert cells[2 + 2 * index].strip() == f"{mean:.2f}"
         assert cells[3 + 2 * index].strip() == f"{wins:.1%}"
+
+
+OUTSIDE_BOT = """
+from sdk import Bot
+
+
+class LowestCard(Bot):
+    name = "lowest_card"
+
+    def decide(self, view, options, clock):
+        return 0
+"""
+
+
+def test_an_opponent_from_a_file_fills_the_other_seats(tmp_path: Path) -> None:
+    path = tmp_path / "outside.py"
+    path.write_text(OUTSIDE_BOT)
+    table = table_for("vs-winner", "rules_bot", f"{path}:LowestCard")
+    assert [b.name for b in table] == ["rules_bot", "lowest_card", "lowest_card", "lowest_card"]
+    assert [b.name for b in table_for("vs-winner", None)] == ["champion_bot"] + ["winner_bot"] * 3
+    # In worker processes too: the file is loaded where the deal is played.
+    totals = duplicate_parallel(
+        "6nimmt:rounds=1", 2, 40, 5, "vs-winner", "rules_bot", jobs=2,
+        opponent=f"{path}:LowestCard",
+    )  # fmt: skip
+    assert totals["rules_bot"].games == 8 and totals["lowest_card"].games == 24
+    for wrong in (f"{path}:Missing", f"{tmp_path / 'none.py'}:LowestCard", str(path)):
+        with pytest.raises(ValueError, match="--opponent"):
+            table_for("vs-winner", None, wrong)
