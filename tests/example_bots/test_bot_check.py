@@ -117,7 +117,7 @@ def test_cli_exit_status_and_json() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("bot", ["random_bot", "rules_bot", "montecarlo_bot"])
+@pytest.mark.parametrize("bot", ["random_bot", "rules_bot", "montecarlo_bot", "champion_bot"])
 def test_python_example_bot_passes_the_check(bot: str) -> None:
     # A short deadline keeps the check quick; a roomy setup limit keeps a loaded CI machine
     # (several test workers starting bot processes at once) from failing a start-up, and a
