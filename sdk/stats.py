@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+__all__ = ["Z95", "wilson"]
+
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 
 

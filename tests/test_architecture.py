@@ -437,6 +437,7 @@ PUBLIC_SDK = (
     "sdk.game.hornochsen",
     "sdk.montecarlo",
     "sdk.search",
+    "sdk.stats",
     "sdk.testing",
     "sdk.envs.encoding",
     "sdk.envs.gymnasium",
