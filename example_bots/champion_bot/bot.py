@@ -48,6 +48,7 @@ class ChampionBot(Bot):
     name = "champion_bot"
     version = "0.1"
     author = "Bullring examples"
+    playout_policy = "greedy"  # every seat's policy in the search's playouts
 
     def __init__(self, net: Net | None = None, *, search: bool = True) -> None:
         self.net = shipped_net() if net is None else net
@@ -89,6 +90,7 @@ class ChampionBot(Bot):
             visits=MAX_VISITS,
             stop=stop,
             timer=clock.timer,
+            policy=self.playout_policy,
         )
         return result.best
 

@@ -61,10 +61,12 @@ def search(
     timer: Callable[[], float] | None = None,
     c_puct: float = C_PUCT,
     goal: str = "margin",
+    policy: str = "greedy",
 ) -> SearchResult:
-    """Search the decision; see the module's docstring."""
+    """Search the decision; see the module's docstring. `policy` is the playouts' policy
+    of every seat ("greedy" or "rules": :func:`example_bots.montecarlo_bot.sixnimmt.simulation`)."""
     n = len(options)
-    simulate = simulation(view, options, rng, goal, "greedy")
+    simulate = simulation(view, options, rng, goal, policy)
     seeds: list[int] = []
     count = np.zeros(n)
     total = np.zeros(n)

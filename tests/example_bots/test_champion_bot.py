@@ -123,6 +123,9 @@ def test_the_search_spends_its_visits_and_prefers_what_it_found_best() -> None:
     assert result.best == int(np.argmax(result.visits))
     again = search(view, options, prior, random.Random(1), games=8, visits=20)
     assert np.array_equal(result.visits, again.visits) and np.array_equal(result.q, again.q)
+    # The rule-based playouts are other games: other means, the same number of visits.
+    rules = search(view, options, prior, random.Random(1), games=8, visits=20, policy="rules")
+    assert rules.visits.sum() == 20 and not np.array_equal(rules.q, result.q)
     # A deadline already past: nothing visited, the prior's favourite is played.
     prior = np.zeros(len(options))
     prior[3] = 1.0
