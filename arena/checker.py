@@ -19,13 +19,13 @@ from pathlib import Path
 from arena.config import ArenaConfig, load_arena
 from arena.db import ArenaDb, Upload
 from arena.events import first_line, log_event
-from arena.lifeline import die_with_parent
 from referee.bots.manifest import load_manifest
 from referee.check import check_for_league
 from referee.league.runner import register_submission
 from referee.league.store import LeagueStore
 from referee.sandbox.probe import available
 from sdk.errors import BullringError
+from sdk.lifeline import die_with_parent
 
 MAX_OUTPUT = 64 * 1024  # of the check's report kept for the author
 IDLE_S = 0.2  # how often an idle queue looks for work
@@ -62,7 +62,7 @@ def _check(arena: ArenaConfig, upload: Upload) -> tuple[str, str | None, str | N
 def main(argv: list[str]) -> int:
     """``python -m arena.checker ARENA_FILE UPLOAD_ID ATTEMPT SERVER_PID``: check one
     upload."""
-    die_with_parent(int(argv[3]))
+    die_with_parent(parent=int(argv[3]))
     arena = load_arena(argv[0])
     with ArenaDb(arena.db_path) as db:
         upload = db.uploads_by_id(int(argv[1]))

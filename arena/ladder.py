@@ -14,9 +14,9 @@ import sys
 from types import FrameType
 
 from arena.config import load_arena
-from arena.lifeline import die_with_parent
 from referee.league.ladder_runner import LadderRunner, stderr_line
 from sdk.errors import BullringError
+from sdk.lifeline import die_with_parent
 
 INTERRUPTED = 130
 
@@ -38,7 +38,7 @@ def start_line(runner: LadderRunner, predicted: dict[str, int]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    die_with_parent(int(argv[1]))
+    die_with_parent(parent=int(argv[1]))
     try:
         arena = load_arena(argv[0])
     except BullringError as error:

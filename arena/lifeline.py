@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import os
-import signal
 import sys
 
-PR_SET_PDEATHSIG = 1
+from sdk.lifeline import die_with_parent
 
-
-def die_with_parent(parent: int) -> None:
-    """Be killed (SIGKILL) when the server that started this process dies, even by
-    SIGKILL: its restart takes the work up again (a check, the ladder's unfinished
-    matches, a site build), and no orphan may race the new one."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:
-        os._exit(1)
+# Killed (SIGKILL) when the server that started it dies, even by SIGKILL: its restart takes
+# the work up again (a check, the ladder's unfinished matches, a site build), and no
+# orphan may race the new one.
+__all__ = ["main"]
 
 
 def main(argv: list[str]) -> None:
@@ -29,7 +20,7 @@ def main(argv: list[str]) -> None:
     parent, separator, *command = argv
     if separator != "--" or not command:
         raise SystemExit("usage: python -m arena.lifeline SERVER_PID -- COMMAND...")
-    die_with_parent(int(parent))
+    die_with_parent(parent=int(parent))
     os.execv(command[0], command)
 
 

@@ -40,7 +40,7 @@ LAYERS: dict[str, list[list[str]]] = {
         ["sdk.bot", "sdk.montecarlo", "sdk.wire"],
         ["sdk.match", "sdk.seeding", "sdk.stop_signals", "sdk.protocol"],
         ["sdk.game"],
-        ["sdk.errors", "sdk.stats"],
+        ["sdk.errors", "sdk.stats", "sdk.lifeline"],
     ],
     "sdk.wire": [
         ["sdk.wire.view_decoder"],
@@ -438,6 +438,7 @@ PUBLIC_SDK = (
     "sdk.montecarlo",
     "sdk.search",
     "sdk.stats",
+    "sdk.lifeline",
     "sdk.testing",
     "sdk.envs.encoding",
     "sdk.envs.gymnasium",

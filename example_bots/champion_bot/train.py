@@ -36,12 +36,10 @@ numpy only; CPU; ``--jobs`` worker processes for self-play.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import fcntl
 import json
 import math
 import multiprocessing
-import os
 import random
 import shlex
 import signal
@@ -70,6 +68,7 @@ from example_bots.champion_bot.search import search
 from example_bots.random_bot.bot import RandomBot
 from example_bots.rules_bot.bot import RulesBot
 from sdk import Bot, SixNimmtView, new_game, play_local
+from sdk.lifeline import die_with_parent
 from sdk.stats import wilson
 
 VARIANT = "6nimmt"
@@ -77,7 +76,6 @@ OPTIONS = {"rounds": "1"}
 OPPONENTS: dict[str, type[Bot]] = {"rules_bot": RulesBot, "random_bot": RandomBot}
 EVAL_SEATS = 4
 CHECKPOINT = "checkpoint.npz"
-PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 @dataclass(frozen=True)
@@ -200,16 +198,6 @@ def _worker_started() -> None:
     """A self-play worker: Ctrl-C is the parent's to handle, and the worker dies with it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent()
-
-
-def die_with_parent() -> None:
-    """Ask Linux to SIGKILL this process when its parent dies (a no-op elsewhere)."""
-    if not sys.platform.startswith("linux"):
-        return
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() == 1:  # the parent died before the request
-        os._exit(1)
 
 
 def game_seeds(config: Config, iteration: int) -> list[int]:

@@ -54,6 +54,7 @@ from referee.replay.digest import packed_digest
 from referee.replay.result import MatchResult
 from referee.sandbox.config import SandboxConfig
 from referee.spec import MatchSpec
+from sdk.lifeline import die_with_parent
 
 if TYPE_CHECKING:
     from referee.bots.process import ProcessLimits
@@ -187,7 +188,6 @@ class Executor(abc.ABC):
 # --- local -------------------------------------------------------------------------------
 
 _worker: MatchWorker | None = None
-_PR_SET_PDEATHSIG = 1
 
 
 _PR_SET_NAME = 15
@@ -208,13 +208,6 @@ def set_title(title: str) -> None:
             libc.prctl(_PR_SET_NAME, ctypes.c_char_p(title.encode()[:15]), 0, 0, 0)
 
 
-def _die_with_parent() -> None:
-    """Linux: get SIGTERM when the league process dies (even by SIGKILL)."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-
-
 def _on_term(signum: int, frame: Any) -> None:
     if _worker is not None:
         _worker.kill_children()
@@ -223,9 +216,9 @@ def _on_term(signum: int, frame: Any) -> None:
 
 def _init_local_worker(factory: RunnerFactory, parent: int) -> None:
     global _worker
-    _die_with_parent()
-    if os.getppid() != parent:  # the league died before we could ask to follow it
-        os._exit(1)
+    # SIGTERM when the league process dies, even by SIGKILL (its handler below kills the
+    # match's bots first); an exit at once if the league died before the request.
+    die_with_parent(signal.SIGTERM, parent)
     signal.signal(signal.SIGTERM, _on_term)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the league process handles Ctrl-C
     _worker = MatchWorker(factory)
