@@ -19,6 +19,13 @@ from example_bots.champion_bot.train import main
 LONG = ["--games", "24", "--players", "4", "--visits", "20", "--search-games", "16",
         "--train-steps", "2", "--batch-size", "16", "--eval-deals", "1", "--jobs", "2",
         "--iterations", "3"]  # fmt: skip
+# `python -m example_bots.champion_bot.train` with Ctrl-C's default action, as a terminal
+# gives it: a process started in the background by a non-interactive shell (a CI script's
+# `cmd &`) inherits SIGINT ignored, and Python keeps it so.
+AS_FROM_A_TERMINAL = (
+    "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler);"
+    " runpy.run_module('example_bots.champion_bot.train', run_name='__main__', alter_sys=True)"
+)
 WAIT_S = 60.0  # generous: a loaded 2-core machine starts spawn workers slowly
 
 
@@ -55,7 +62,7 @@ def workers(pid: int) -> list[int]:
 
 def start_in_self_play(out: Path) -> tuple[subprocess.Popen[str], list[int]]:
     """A run whose two self-play workers are busy with its first iteration's games."""
-    command = [sys.executable, "-m", "example_bots.champion_bot.train", "--out", str(out), *LONG]
+    command = [sys.executable, "-c", AS_FROM_A_TERMINAL, "--out", str(out), *LONG]
     run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline and run.poll() is None:

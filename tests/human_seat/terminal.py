@@ -71,6 +71,9 @@ def run_in_pty(
     env.pop("NO_COLOR", None)
     pid, fd = pty.fork()
     if pid == 0:  # the child: the command, on the terminal
+        # Ctrl-C's default action, as a terminal's shell gives it (a test run started in the
+        # background by a non-interactive shell passes SIGINT down ignored).
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.chdir(cwd)
         os.execve(argv[0], list(argv), env)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
