@@ -198,7 +198,10 @@ class SitePublisher:
                 self.retry_at = time.monotonic() + self.arena.site_every_s
 
     def _build(self) -> bool:
+        # Through the lifeline, as every child of the server: a build outliving a killed
+        # server would race the restarted one's (and nothing would stop it).
         argv = [
+            sys.executable, "-m", "arena.lifeline", str(os.getpid()), "--",
             sys.executable, "-m", "leaderboard.publish",
             str(self.arena.store), str(self.arena.site), "--about", str(self.about),
         ]  # fmt: skip

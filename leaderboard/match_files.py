@@ -34,6 +34,7 @@ from referee.decompress import inflate
 from referee.league.store import StoreError
 from referee.limits import MAX_REPLAY_BYTES, json_items_problem
 from referee.terminal_text import inert_line
+from sdk.lifeline import die_with_parent
 
 PARALLEL_FROM = 256  # matches before worker processes pay off
 CHUNK = 250
@@ -385,7 +386,8 @@ class MatchFiles:
         if len(matches) < PARALLEL_FROM or self.workers == 1:
             self.with_data, self.files = write_matches(self._job(matches))
             return
-        self._pool = ProcessPoolExecutor(max_workers=self.workers)
+        # The workers die with the publish (killed, it leaves none behind).
+        self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=die_with_parent)
         for i in range(0, len(matches), CHUNK):
             job = self._job(matches[i : i + CHUNK])
             self._pending.append(self._pool.submit(write_matches, job))
