@@ -1,4 +1,6 @@
-"""The arena's child processes (a check, the ladder, a site build) die with the server."""
+"""The arena's child processes (a check, the ladder, a site build, a visitor's game) die
+with the server, by SIGKILL, even when the server is killed by SIGKILL: its restart takes
+the work up again, and no orphan may race the new one (:func:`sdk.lifeline.die_with_parent`)."""
 
 from __future__ import annotations
 
@@ -7,16 +9,13 @@ import sys
 
 from sdk.lifeline import die_with_parent
 
-# Killed (SIGKILL) when the server that started it dies, even by SIGKILL: its restart takes
-# the work up again (a check, the ladder's unfinished matches, a site build), and no
-# orphan may race the new one.
 __all__ = ["main"]
 
 
 def main(argv: list[str]) -> None:
     """``python -m arena.lifeline SERVER_PID -- COMMAND...``: run COMMAND (exec), killed
-    when the server dies (the setting survives exec): how the arena starts a visitor's
-    game, ``bullring play``, which is no arena code."""
+    when the server dies (the setting survives exec): how the arena starts what is no
+    arena code (a visitor's game, ``bullring play``; a site build, ``leaderboard.publish``)."""
     parent, separator, *command = argv
     if separator != "--" or not command:
         raise SystemExit("usage: python -m arena.lifeline SERVER_PID -- COMMAND...")

@@ -50,6 +50,7 @@ of a game's outcome). Fair share at 4 seats: 25%.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import multiprocessing
 import os
@@ -286,9 +287,11 @@ def table_for(name: str, subject: str | None, opponent: str | None = None) -> Se
     return (first, *others)
 
 
+@functools.cache
 def bot_from_file(spec: str) -> type[Bot]:
     """The bot class ``CLASS`` of the Python file ``FILE`` named by ``FILE:CLASS`` (a bot
-    kept outside the repository, such as a port of a published bot to measure against)."""
+    kept outside the repository, such as a port of a published bot to measure against).
+    Loaded once per process: a worker process plays many deals with it."""
     path, _, name = spec.rpartition(":")
     if not path or not name or not Path(path).is_file():
         raise ValueError(f"--opponent wants FILE.py:CLASS, with FILE an existing file: {spec!r}")

@@ -134,6 +134,7 @@ def test_an_opponent_from_a_file_fills_the_other_seats(tmp_path: Path) -> None:
     path.write_text(OUTSIDE_BOT)
     table = table_for("vs-winner", "rules_bot", f"{path}:LowestCard")
     assert [b.name for b in table] == ["rules_bot", "lowest_card", "lowest_card", "lowest_card"]
+    assert table_for("vs-mc64", None, f"{path}:LowestCard")[1] is table[1]  # loaded once
     assert [b.name for b in table_for("vs-winner", None)] == ["champion_bot"] + ["winner_bot"] * 3
     # In worker processes too: the file is loaded where the deal is played.
     totals = duplicate_parallel(

@@ -363,6 +363,14 @@ def config_from(record: dict[str, Any]) -> Config:
     return Config(**values)
 
 
+def checkpoint_iteration(out: Path) -> int | None:
+    """The iteration `out`'s checkpoint holds (its record only), or None without one."""
+    if not (out / CHECKPOINT).exists():
+        return None
+    with np.load(out / CHECKPOINT, allow_pickle=False) as stored:
+        return int(json.loads(str(stored["record"]))["iteration"])
+
+
 def load_checkpoint(out: Path) -> Run:
     with np.load(out / CHECKPOINT, allow_pickle=False) as stored:
         record = json.loads(str(stored["record"]))
@@ -552,7 +560,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         run = new_run(Config(**given), command)
         (out / "config.json").write_text(json.dumps(asdict(run.config), indent=1) + "\n")
         initial_eval(run, out, log)
-    signal.signal(signal.SIGTERM, _terminated)
+    earlier_sigterm = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        return train_until_done(run, out, args, log)
+    finally:
+        signal.signal(signal.SIGTERM, earlier_sigterm)  # a caller's handler, as it was
+
+
+def train_until_done(run: Run, out: Path, args: argparse.Namespace, log: Any) -> int:
+    """Iterate until `--iterations` are done or `--minutes` would be passed; an interrupt
+    (Ctrl-C, SIGTERM) stops at once. The exit status."""
     deadline = time.monotonic() + args.minutes * 60
     last_iteration_s = 0.0
     try:
@@ -568,7 +585,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             iterate(run, out, args.jobs, log)
             last_iteration_s = time.monotonic() - began
     except (KeyboardInterrupt, Terminated) as stop:
-        done = load_checkpoint(out).iteration if (out / CHECKPOINT).exists() else None
+        done = checkpoint_iteration(out)
         kept = (
             f"{out / CHECKPOINT} holds iteration {done}; --resume goes on from there"
             if done is not None

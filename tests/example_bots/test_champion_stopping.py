@@ -116,7 +116,9 @@ def test_no_minutes_left_starts_no_iteration(
     tiny = ["--games", "1", "--players", "3", "--visits", "2", "--search-games", "2",
             "--train-steps", "1", "--eval-deals", "1"]  # fmt: skip
     out = tmp_path / "run"
+    handler = signal.getsignal(signal.SIGTERM)
     assert main(["--out", str(out), *tiny, "--iterations", "5", "--minutes", "0"]) == 0
+    assert signal.getsignal(signal.SIGTERM) is handler  # the caller's, given back
     assert "stopped: 0.0 of --minutes 0 left" in capsys.readouterr().out
     assert main(["--out", str(out), "--resume", "--iterations", "0", "--quiet"]) == 0
     assert '"iteration": 1' not in (out / "metrics.jsonl").read_text()
