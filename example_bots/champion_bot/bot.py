@@ -22,6 +22,7 @@ import numpy as np
 
 from example_bots.champion_bot.features import encode
 from example_bots.champion_bot.net import Net, load, softmax
+from example_bots.champion_bot.playouts import net_playouts
 from example_bots.champion_bot.search import search
 from example_bots.winner_bot.bot import WinnerBot
 from sdk import Bot, DecisionClock, MatchInfo, MatchOutcome, Option, SixNimmtView, View
@@ -48,7 +49,8 @@ class ChampionBot(Bot):
     name = "champion_bot"
     version = "0.1"
     author = "Bullring examples"
-    playout_policy = "greedy"  # every seat's policy in the search's playouts
+    playout_policy = "greedy"  # every seat's policy in the playouts: greedy, rules or net
+    search_games = SEARCH_GAMES  # playouts per visit
 
     def __init__(self, net: Net | None = None, *, search: bool = True) -> None:
         self.net = shipped_net() if net is None else net
@@ -81,16 +83,17 @@ class ChampionBot(Bot):
         if not self.searching:
             return int(np.argmax(logits))
         stop = stop_time(clock, share=SHARE)
+        playouts = self.playout_policy
         result = search(
             view,
             options,
             softmax(logits),
             self.rng,
-            games=SEARCH_GAMES,
+            games=self.search_games,
             visits=MAX_VISITS,
             stop=stop,
             timer=clock.timer,
-            policy=self.playout_policy,
+            policy=net_playouts(self.net, view) if playouts == "net" else playouts,
         )
         return result.best
 

@@ -41,12 +41,48 @@ class Net:
     policy_sizes: tuple[int, ...]
     value_sizes: tuple[int, ...]
     meta: dict[str, object] = field(default_factory=dict)
+    _policy32: dict[str, npt.NDArray[np.float32]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def logits(self, state: Array, options: Array) -> Array:
         """One logit per option row: ``options`` (m, OPTION_SIZE), ``state`` (STATE_SIZE,)."""
         x = np.concatenate([np.broadcast_to(state, (len(options), len(state))), options], axis=1)
         out = _forward(self.params, "p", len(self.policy_sizes) - 1, x)[-1]
         return np.asarray(out[:, 0])
+
+    def pick_logits(self, state: Array, options: Array) -> npt.NDArray[np.float32]:
+        """Logits for many decisions at once, in float32 (about 4 times as fast; the
+        playouts call this every turn): ``state`` (..., STATE_SIZE) and ``options``
+        (..., M, OPTION_SIZE) give (..., M). The first layer's state part is computed once
+        per decision, not once per option."""
+        *batch, m, width = options.shape
+        decisions = int(np.prod(batch))
+        params = self._float32()
+        first = params["p0.w"]
+        split = state.shape[-1]
+        per_state = state.reshape(decisions, split).astype(np.float32) @ first[:split]
+        per_state += params["p0.b"]
+        x = options.reshape(decisions * m, width).astype(np.float32) @ first[split:]
+        x = x.reshape(decisions, m, -1)
+        x += per_state[:, None, :]
+        x = x.reshape(decisions * m, -1)
+        for layer in range(1, len(self.policy_sizes) - 1):
+            np.maximum(x, 0.0, out=x)
+            x = x @ params[f"p{layer}.w"]
+            x += params[f"p{layer}.b"]
+        return np.asarray(x.reshape(*batch, m), dtype=np.float32)
+
+    def _float32(self) -> dict[str, npt.NDArray[np.float32]]:
+        """The policy's parameters in float32, made at the first call (in play the
+        parameters do not change; training never calls this)."""
+        if self._policy32 is None:
+            self._policy32 = {
+                name: np.ascontiguousarray(value, dtype=np.float32)
+                for name, value in self.params.items()
+                if name.startswith("p")
+            }
+        return self._policy32
 
     def value(self, state: Array) -> float:
         """The predicted margin over the table, in units of 10 heads."""

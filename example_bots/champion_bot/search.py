@@ -25,8 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from example_bots.champion_bot.features import Array
-from example_bots.montecarlo_bot.sixnimmt import simulation
+from example_bots.montecarlo_bot.sixnimmt import Picker, simulation
 from sdk import Option, SixNimmtView
+from sdk.game.sixnimmt.batch import IntArray
 
 C_PUCT = 4.0  # heads: how far the prior lets an option's mean fall behind and still be tried
 
@@ -61,10 +62,12 @@ def search(
     timer: Callable[[], float] | None = None,
     c_puct: float = C_PUCT,
     goal: str = "margin",
-    policy: str = "greedy",
+    policy: str | Callable[[IntArray], Picker] = "greedy",
 ) -> SearchResult:
     """Search the decision; see the module's docstring. `policy` is the playouts' policy
-    of every seat ("greedy" or "rules": :func:`example_bots.montecarlo_bot.sixnimmt.simulation`)."""
+    of every seat ("greedy", "rules" or a maker of a stateful one, as
+    :func:`example_bots.montecarlo_bot.sixnimmt.simulation` takes; the network's is
+    :func:`example_bots.champion_bot.playouts.net_playouts`)."""
     n = len(options)
     simulate = simulation(view, options, rng, goal, policy)
     seeds: list[int] = []

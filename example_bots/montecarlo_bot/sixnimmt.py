@@ -194,15 +194,15 @@ def simulation(
     options: Sequence[Option],
     rng: random.Random,
     utility: str,
-    policy: str = "greedy",
+    policy: str | Callable[[IntArray], Picker] = "greedy",
 ) -> BatchSimulation:
     """A batch simulation of `options` from `view` for :func:`sdk.montecarlo.evaluate_batched`.
 
     `utility` is "own", "margin" or "win" (see :func:`value`); `policy` the playout
     policy of every seat, "greedy" (:func:`greedy_picks`) or "rules"
-    (:func:`rules_like_picks`).
+    (:func:`rules_like_picks`), or a function that makes the policy for a batch of
+    playouts from its determinized hands (k, n, H), for a policy that keeps state.
     """
-    picks = PICKERS[policy]
     seat = view.header.seat
     kind = view.header.decision
     base = from_view(view, rng)
@@ -223,6 +223,7 @@ def simulation(
             hands = np.zeros((games, state.players, 0), dtype=np.int64)
         else:
             hands = determinized_hands(state, seat, games, generator, public)
+        picks = PICKERS[policy] if isinstance(policy, str) else policy(hands)
         played = play_out(state, games, hands, seat, first_card, generator, picks)
         scores = played.astype(np.float64)
         return float(value(scores, seat, utility).sum()), games

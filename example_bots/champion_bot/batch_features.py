@@ -1,0 +1,193 @@
+"""The network's features for many card picks at once, from the batch simulator's arrays.
+
+:mod:`example_bots.champion_bot.features` reads one seat's view; the search's playouts
+need the same numbers for every seat of every game at every turn, which one view at a
+time would make thousands of times too slow. :func:`encode_picks` computes them from
+arrays (rows, hands, the cards each seat has not seen, the heads taken) for a whole batch
+in a few numpy operations. It covers what a playout meets: card picks in ``6nimmt``
+(cards go to a row's end; no row choice is pending, no card is revealed yet this turn).
+``tests/example_bots/test_champion_batch_features.py`` holds it equal to
+:func:`~example_bots.champion_bot.features.encode` on positions of real games.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from example_bots.champion_bot.features import (
+    BUCKET_WIDTH,
+    BUCKETS,
+    MAX_PLAYERS,
+    OPTION_FEATURES,
+    OPTION_SIZE,
+    ROW_CAPACITY,
+    ROWS,
+    STATE_FEATURES,
+    STATE_SIZE,
+)
+from sdk.game.sixnimmt.batch import HEADS_NP, IntArray
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+_ROWS_AT = STATE_FEATURES.index("row 0 (by last card): last card")
+_ROUND_AT = STATE_FEATURES.index("own heads this round / 10")
+_TOTAL_AT = STATE_FEATURES.index("own total / 66")
+_HAND_AT = STATE_FEATURES.index("hand cards 1-8 / 4")
+_UNSEEN_AT = STATE_FEATURES.index("unseen cards 1-8 / 8")
+_UNSEEN_COUNT_AT = STATE_FEATURES.index("unseen cards / highest card")
+_PICK_AT = STATE_FEATURES.index("decision: pick a card")
+_CARD_AT = OPTION_FEATURES.index("card: distance to its place / highest card")
+
+
+def _others(values: IntArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Per seat, the others' mean, fewest and most of `values` (k, n)."""
+    n = values.shape[1]
+    own_seat = np.eye(n, dtype=bool)[None, :, :]  # [g, seat, other]
+    spread = np.broadcast_to(values[:, None, :], (*values.shape, n)).astype(np.float64)
+    mean = (values.sum(axis=1, keepdims=True) - values) / (n - 1)
+    fewest = np.where(own_seat, np.inf, spread).min(axis=2)
+    most = np.where(own_seat, -np.inf, spread).max(axis=2)
+    return mean, fewest, most
+
+
+def _chance_at_least(need: IntArray, trials: int, share: FloatArray) -> FloatArray:
+    """P(X >= need) for X ~ Binomial(trials, share), elementwise (need >= 1)."""
+    j = np.arange(trials + 1)
+    ways = np.array([math.comb(trials, i) for i in j], dtype=np.float64)
+    p = share[..., None]
+    pmf = ways * p**j * (1.0 - p) ** (trials - j)
+    tail = np.concatenate([np.cumsum(pmf[..., ::-1], axis=-1)[..., ::-1], 0.0 * pmf[..., :1]], -1)
+    chance: FloatArray = np.take_along_axis(tail, np.clip(need, 0, trials + 1)[..., None], axis=-1)[
+        ..., 0
+    ]
+    return chance
+
+
+def encode_picks(
+    last: IntArray,
+    length: IntArray,
+    heads: IntArray,
+    hands: IntArray,
+    unseen: BoolArray,
+    round_heads: IntArray,
+    totals: IntArray,
+    *,
+    highest: int,
+    one_round: bool,
+) -> tuple[FloatArray, FloatArray]:
+    """Every seat's state vector (k, n, STATE_SIZE) and its hand slots' option rows
+    (k, n, H, OPTION_SIZE), all zero for an empty slot, for a card pick.
+
+    Per game: the rows' `last` card, `length` and `heads` (k, ROWS); per seat: its hand
+    (k, n, H, 0 for no card), the cards it has not seen (`unseen`, k, n, highest + 1,
+    index 0 unused), its heads this round and its total (k, n).
+    """
+    k, n, h = hands.shape
+    scale = float(highest)
+    held = hands > 0
+    state = np.zeros((k, n, STATE_SIZE))
+    if 2 <= n <= MAX_PLAYERS:
+        state[:, :, n - 2] = 1.0
+    state[:, :, MAX_PLAYERS - 1] = n / 10
+    state[:, :, MAX_PLAYERS] = held.sum(axis=2) / 10
+    state[:, :, _PICK_AT] = 1.0
+    order = np.argsort(last, axis=1)
+    by_last = [np.take_along_axis(a, order, axis=1) for a in (last, length, heads)]
+    table = np.stack(
+        [by_last[0] / scale, by_last[1] / ROW_CAPACITY, by_last[2] / 10], axis=2
+    ).reshape(k, 1, 3 * ROWS)
+    state[:, :, _ROWS_AT : _ROWS_AT + 3 * ROWS] = table
+    mean, fewest, most = _others(round_heads)
+    state[:, :, _ROUND_AT] = round_heads / 10
+    state[:, :, _ROUND_AT + 1] = mean / 10
+    state[:, :, _ROUND_AT + 2] = fewest / 10
+    state[:, :, _ROUND_AT + 3] = most / 10
+    state[:, :, _ROUND_AT + 4] = (round_heads - fewest) / 10
+    state[:, :, _TOTAL_AT] = totals / 66
+    state[:, :, _TOTAL_AT + 1] = _others(totals)[2] / 66
+    state[:, :, _TOTAL_AT + 2] = float(one_round)
+    bucket = np.minimum((np.arange(highest + 1) - 1) // BUCKET_WIDTH, BUCKETS - 1)
+    in_bucket = (bucket[1:, None] == np.arange(BUCKETS)[None, :]).astype(np.float64)
+    hand_cards = np.zeros((k, n, highest + 1))
+    np.put_along_axis(hand_cards, hands, 1.0, axis=2)
+    hand_cards[:, :, 0] = 0.0
+    state[:, :, _HAND_AT : _HAND_AT + BUCKETS] = hand_cards[:, :, 1:] @ in_bucket / 4
+    unseen_cards = unseen.astype(np.float64)
+    unseen_cards[:, :, 0] = 0.0
+    state[:, :, _UNSEEN_AT : _UNSEEN_AT + BUCKETS] = unseen_cards[:, :, 1:] @ in_bucket / 8
+    unseen_count = unseen_cards.sum(axis=2)
+    state[:, :, _UNSEEN_COUNT_AT] = unseen_count / scale
+
+    options = np.zeros((k, n, h, OPTION_SIZE))
+    cards = hands
+    options[..., 0] = 1.0
+    options[..., 1] = cards / scale
+    options[..., 2] = HEADS_NP[cards] / 7
+    rank = ((hands[:, :, None, :] < cards[..., None]) & held[:, :, None, :]).sum(axis=3)
+    options[..., 3] = rank / 10
+    row_last = last[:, None, None, :]
+    below = row_last < cards[..., None]  # (k, n, H, ROWS): rows the card would follow
+    lands = np.asarray(below.any(axis=3), dtype=bool)
+    target = np.where(below, row_last, -1).argmax(axis=3)
+    game = np.arange(k)[:, None, None]
+    target_last = last[game, target]
+    target_length = length[game, target]
+    target_heads = heads[game, target]
+    cheapest = heads.min(axis=1)[:, None, None]
+    options[..., 4] = ~lands
+    options[..., 5] = np.where(lands, 0.0, cheapest / 10)
+    unseen_upto = unseen_cards.cumsum(axis=2)
+    hand_upto = hand_cards.cumsum(axis=2)
+    below_card = np.maximum(cards - 1, 0)
+
+    def count_between(upto: FloatArray) -> FloatArray:
+        """Per slot, the cards of `upto`'s set above its row's end and below the card."""
+        counted: FloatArray = np.take_along_axis(upto, below_card, axis=2) - np.take_along_axis(
+            upto, target_last, axis=2
+        )
+        return counted
+
+    between = count_between(unseen_upto)
+    own_between = count_between(hand_upto)
+    free = ROW_CAPACITY - target_length
+    full = free <= 0
+    pool = unseen_count[..., None]
+    share = np.divide(between, pool, out=np.zeros_like(between), where=pool > 0)
+    opponents = max(n - 1, 0)
+    chance = np.where(full, 1.0, _chance_at_least(free, opponents, share))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        expected_per_slot = np.where(full, 1.0, share * opponents / np.maximum(free, 1))
+    landing = np.stack(
+        [
+            (cards - target_last) / scale,
+            target_length / ROW_CAPACITY,
+            target_heads / 10,
+            full,
+            np.where(full, target_heads / 10, 0.0),
+            between / 10,
+            expected_per_slot,
+            chance,
+            chance * (target_heads + HEADS_NP[cards]) / 10,
+            own_between / 10,
+        ],
+        axis=3,
+    )
+    options[..., _CARD_AT : _CARD_AT + landing.shape[3]] = np.where(lands[..., None], landing, 0.0)
+    options[hands == 0] = 0.0
+    return state, options
+
+
+def unseen_by_seat(undealt: BoolArray, hands: IntArray, highest: int) -> BoolArray:
+    """Per seat the cards it has not seen (k, n, highest + 1): the round's undealt cards
+    (k, highest + 1) and the cards in the other seats' hands."""
+    k, n, _ = hands.shape
+    held = np.zeros((k, n, highest + 1), dtype=bool)
+    np.put_along_axis(held, hands, True, axis=2)
+    held[:, :, 0] = False
+    in_other_hands = held.sum(axis=1, keepdims=True) - held > 0
+    unseen: BoolArray = in_other_hands | undealt[:, None, :]
+    return unseen

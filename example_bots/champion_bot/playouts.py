@@ -1,0 +1,97 @@
+"""Playouts in which every seat plays like the network: its most likely card each turn.
+
+The search (:mod:`.search`) plays its options out on the batch simulator. With the greedy
+policy (:func:`example_bots.montecarlo_bot.sixnimmt.greedy_picks`) every player in those
+playouts is a simple heuristic, so the search finds the moves that beat heuristic players.
+:class:`NetPicks` makes every seat, the searching seat's later turns included, play the
+network's choice from what that seat could see: its own hand, the rows, the heads taken,
+and the cards it has not seen (the round's undealt cards and the other seats' hands),
+encoded for all games and seats at once by :mod:`.batch_features`. A row to take is the
+cheapest, as in the greedy playouts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from example_bots.champion_bot.batch_features import BoolArray, encode_picks, unseen_by_seat
+from example_bots.champion_bot.net import Net
+from example_bots.montecarlo_bot.sixnimmt import Picker
+from sdk import SixNimmtView, seen_cards
+from sdk.game.sixnimmt import HAND_SIZE
+from sdk.game.sixnimmt.batch import Batch, IntArray
+
+
+class NetPicks:
+    """A playout policy (a :data:`~example_bots.montecarlo_bot.sixnimmt.Picker`) for one
+    batch of playouts from one root: every seat plays the network's argmax card.
+
+    It keeps, per game of the batch, the cards of the round no seat holds and no seat has
+    seen (`undealt`) and the scores at the round's start; a new round's deal (every hand
+    full) sets both afresh.
+    """
+
+    def __init__(
+        self, net: Net, undealt: BoolArray, round_start: IntArray, *, one_round: bool
+    ) -> None:
+        self.net = net
+        self.undealt = undealt
+        self.round_start = round_start
+        self.one_round = one_round
+
+    def __call__(
+        self, batch: Batch, games: IntArray, hands: IntArray, rng: np.random.Generator
+    ) -> IntArray:
+        highest = batch.rules.highest
+        dealt_now = (hands > 0).sum(axis=(1, 2)) == hands.shape[1] * HAND_SIZE
+        if dealt_now.any():
+            fresh = games[dealt_now]
+            undealt = np.ones((len(fresh), highest + 1), dtype=bool)
+            undealt[:, 0] = False
+            np.put_along_axis(undealt, hands[dealt_now].reshape(len(fresh), -1), False, axis=1)
+            np.put_along_axis(undealt, batch.last[fresh], False, axis=1)
+            self.undealt[fresh] = undealt
+            self.round_start[fresh] = batch.scores[fresh]
+        # Every seat holds as many cards: keep only the slots with one (the hand cards first).
+        count = int((hands > 0).sum(axis=2).max())
+        slot_of = np.argsort(hands == 0, axis=2, kind="stable")[:, :, :count]
+        hands = np.take_along_axis(hands, slot_of, axis=2)
+        scores = batch.scores[games]
+        state, options = encode_picks(
+            batch.last[games],
+            batch.length[games],
+            batch.heads[games],
+            hands,
+            unseen_by_seat(self.undealt[games], hands, highest),
+            scores - self.round_start[games],
+            scores,
+            highest=highest,
+            one_round=self.one_round,
+        )
+        logits = self.net.pick_logits(state, options)
+        logits[hands == 0] = -np.inf
+        chosen = logits.argmax(axis=2)[:, :, None]
+        slots: IntArray = np.take_along_axis(slot_of, chosen, axis=2)[:, :, 0]
+        return slots
+
+
+def net_playouts(net: Net, view: SixNimmtView) -> Callable[[IntArray], Picker]:
+    """For the search's simulation: given a batch's determinized hands (k, n, H), the
+    :class:`NetPicks` that plays it out from `view`'s position."""
+    highest = view.highest_card
+    seen = np.zeros(highest + 1, dtype=bool)
+    seen[0] = True
+    seen[list(seen_cards(view))] = True
+    round_start = np.array(view.header.scores) - np.array(view.round_penalties)
+    one_round = view.header.options.get("rounds") == "1"
+
+    def picks_for(hands: IntArray) -> Picker:
+        k = len(hands)
+        undealt = np.tile(~seen, (k, 1))
+        np.put_along_axis(undealt, hands.reshape(k, -1), False, axis=1)
+        undealt[:, 0] = False
+        return NetPicks(net, undealt, np.tile(round_start, (k, 1)), one_round=one_round)
+
+    return picks_for

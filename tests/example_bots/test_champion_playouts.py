@@ -1,0 +1,104 @@
+"""The network's playouts (:mod:`example_bots.champion_bot.playouts`): a batch playout in
+which every seat plays the network's choice is the very game the rules engine plays when
+every seat plays the network's raw policy from its own view; a new round's deal resets
+what each seat has not seen; the search and the bot play with them."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from example_bots.champion_bot.bot import ChampionBot, shipped_net
+from example_bots.champion_bot.features import encode
+from example_bots.champion_bot.net import Net, initial
+from example_bots.champion_bot.playouts import NetPicks, net_playouts
+from example_bots.champion_bot.search import search
+from example_bots.montecarlo_bot.sixnimmt import GreedyDraws, play_out
+from example_bots.rules_bot.bot import RulesBot
+from sdk import DecisionKind, OptionKind, play_local
+from sdk.bot import Bot
+from sdk.game.sixnimmt import Phase, SixNimmtState, new_game
+from sdk.game.sixnimmt.batch import HEADS_NP, Batch
+
+
+def the_net() -> Net:
+    return shipped_net() or initial(1)
+
+
+def engine_game(state: SixNimmtState, net: Net) -> list[int]:
+    """`state` played to the end by the rules engine, every seat playing the network's
+    most likely card from its own view and taking the cheapest row (the lowest on a tie)."""
+    while state.phase != Phase.OVER:
+        for seat in state.pending():
+            view = state.view(seat)
+            options = state.legal_options(seat)
+            if view.header.decision == DecisionKind.TAKE_ROW:
+                heads = [int(HEADS_NP[list(row)].sum()) for row in view.rows]
+                state.apply(seat, min(options, key=lambda o: (heads[o.row], o.row)))
+                continue
+            assert all(o.kind == OptionKind.CARD for o in options)
+            state.apply(seat, options[int(np.argmax(net.logits(*encode(view, options))))])
+    return state.scores()
+
+
+@pytest.mark.parametrize("players", [2, 4, 6, 10])
+def test_a_batch_playout_is_the_game_of_the_networks_raw_policy(players: int) -> None:
+    net = the_net()
+    for seed in range(4):
+        start = new_game("6nimmt", {"rounds": "1"}, players, 300 + seed)
+        hands = np.array([start.hands], dtype=np.int64)  # one game, every hand as dealt
+        picks = net_playouts(net, start.view(0))(hands)
+        scores = play_out(start.clone(), 1, hands, 0, 0, np.random.default_rng(0), picks)
+        assert scores[0].tolist() == engine_game(start.clone(), net)
+
+
+def test_a_new_deal_resets_the_unseen_cards_and_the_round_start() -> None:
+    net = the_net()
+    state = new_game("6nimmt", {"rounds": "2"}, 4, 17)
+    state.totals = [3, 0, 9, 1]  # as if a round had been played
+    hands = np.tile(np.array(state.hands, dtype=np.int64), (3, 1, 1))
+    stale = np.zeros((3, state.rules.highest + 1), dtype=bool)
+    picks = NetPicks(net, stale.copy(), np.zeros((3, 4), dtype=np.int64), one_round=False)
+    draws = GreedyDraws(np.random.default_rng(0))
+    batch = Batch(state, 3, draws)
+    draws.batch = batch
+    picks(batch, np.arange(3), hands, np.random.default_rng(0))
+    expected = np.zeros(state.rules.highest + 1, dtype=bool)
+    expected[state.unused] = True
+    assert (picks.undealt == expected).all()
+    assert (picks.round_start == [3, 0, 9, 1]).all()
+    # Mid-round (a card played from every hand) nothing is reset.
+    picks.undealt[:] = stale
+    hands[:, :, 0] = 0
+    picks(batch, np.arange(3), hands, np.random.default_rng(0))
+    assert not picks.undealt.any()
+
+
+def test_the_search_plays_out_with_the_network() -> None:
+    net = the_net()
+    state = new_game("6nimmt", {"rounds": "1"}, 4, 5)
+    view = state.view(0)
+    options = state.legal_options(0)
+    prior = np.full(len(options), 1 / len(options))
+    with_net = search(view, options, prior, random.Random(1), games=4, visits=12,
+                      policy=net_playouts(net, view))  # fmt: skip
+    again = search(view, options, prior, random.Random(1), games=4, visits=12,
+                   policy=net_playouts(net, view))  # fmt: skip
+    greedy = search(view, options, prior, random.Random(1), games=4, visits=12)
+    assert with_net.visits.sum() == 12 and np.array_equal(with_net.q, again.q)
+    assert not np.array_equal(with_net.q, greedy.q)
+
+
+def test_the_bot_with_network_playouts_plays_legally_within_its_clock() -> None:
+    class NetPlayouts(ChampionBot):
+        playout_policy = "net"
+        search_games = 8
+
+    for players in (3, 10):
+        champion = NetPlayouts(the_net())
+        bots: list[Bot] = [champion] + [RulesBot() for _ in range(players - 1)]
+        result = play_local("6nimmt:rounds=1", bots, seed=players, decision_ms=80, clock=True)
+        assert champion.own and result.state.is_terminal()
+        assert result.faults == (0,) * players
