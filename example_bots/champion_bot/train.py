@@ -30,6 +30,12 @@ with it); the checkpoint keeps the last whole iteration.
     nice .venv/bin/python -m example_bots.champion_bot.train --out runs/champion --resume \\
         --iterations 400 --minutes 170 --jobs 2
 
+``--playouts net`` makes the search's playouts play like the current network
+(:mod:`.playouts`) instead of the greedy heuristic, so the labels come from a search that
+models every player as the network; ``--start-from FILE`` starts from a weights file (of
+the same layer sizes) instead of a fresh network: a new run that goes on from another's
+weights, with its own seed, settings and records.
+
 numpy only; CPU; ``--jobs`` worker processes for self-play.
 """
 
@@ -60,10 +66,12 @@ from example_bots.champion_bot.net import (
     Batch,
     Net,
     initial,
+    load,
     loss_and_gradients,
     save,
     write_npz,
 )
+from example_bots.champion_bot.playouts import net_playouts
 from example_bots.champion_bot.search import search
 from example_bots.random_bot.bot import RandomBot
 from example_bots.rules_bot.bot import RulesBot
@@ -75,6 +83,7 @@ VARIANT = "6nimmt"
 OPTIONS = {"rounds": "1"}
 OPPONENTS: dict[str, type[Bot]] = {"rules_bot": RulesBot, "random_bot": RandomBot}
 EVAL_SEATS = 4
+PLAYOUTS = ("greedy", "rules", "net")
 CHECKPOINT = "checkpoint.npz"
 
 
@@ -86,6 +95,8 @@ class Config:
     games: int = 32  # self-play games per iteration
     players: tuple[int, ...] = (2, 3, 4, 4, 4, 5, 6, 7, 8, 9, 10)  # drawn per game
     search_games: int = 32  # playouts per visit
+    playouts: str = "greedy"  # every seat's policy in the playouts: greedy, rules or net
+    start_from: str = ""  # a weights file (the bot's format) to start from; "": fresh
     visits: int = 30  # visits per searched decision
     noise: float = 0.25  # share of Dirichlet noise in the self-play prior
     dirichlet: float = 0.5
@@ -155,8 +166,15 @@ def self_play_game(net: Net, config: Config, game_seed: int) -> Data:
             if config.noise > 0:
                 noise = generator.dirichlet([config.dirichlet] * len(options))
                 prior = (1 - config.noise) * prior + config.noise * noise
+            policy = net_playouts(net, view) if config.playouts == "net" else config.playouts
             result = search(
-                view, options, prior, rng, games=config.search_games, visits=config.visits
+                view,
+                options,
+                prior,
+                rng,
+                games=config.search_games,
+                visits=config.visits,
+                policy=policy,
             )
             target = search_target(result.visits)
             states.append(features)
@@ -327,6 +345,14 @@ class Run:
 
 def new_run(config: Config, command: str) -> Run:
     net = initial(config.seed, config.policy_hidden, config.value_hidden)
+    if config.start_from:
+        start = load(Path(config.start_from))
+        if (start.policy_sizes, start.value_sizes) != (net.policy_sizes, net.value_sizes):
+            raise ValueError(
+                f"{config.start_from} has layers {start.policy_sizes} and {start.value_sizes},"
+                f" the run {net.policy_sizes} and {net.value_sizes}"
+            )
+        net = Net(start.params, net.policy_sizes, net.value_sizes)
     return Run(config, net, Adam.zeros(net), 0, [], [], [command], 0.0, 0)
 
 
@@ -356,8 +382,12 @@ def save_checkpoint(run: Run, out: Path) -> None:
 
 
 def config_from(record: dict[str, Any]) -> Config:
+    """The config a checkpoint records (a setting added since it was made: its default,
+    which is what the run did)."""
     values: dict[str, Any] = {}
     for f in fields(Config):
+        if f.name not in record:
+            continue
         value = record[f.name]
         values[f.name] = tuple(value) if isinstance(value, list) else value
     return Config(**values)
@@ -557,7 +587,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if unknown:
             print(f"error: unknown opponents {sorted(unknown)}", file=sys.stderr)
             return 2
-        run = new_run(Config(**given), command)
+        if given.get("playouts", "greedy") not in PLAYOUTS:
+            print(f"error: --playouts is one of {', '.join(PLAYOUTS)}", file=sys.stderr)
+            return 2
+        try:
+            run = new_run(Config(**given), command)
+        except (OSError, ValueError) as bad:
+            print(f"error: --start-from: {bad}", file=sys.stderr)
+            return 2
         (out / "config.json").write_text(json.dumps(asdict(run.config), indent=1) + "\n")
         initial_eval(run, out, log)
     earlier_sigterm = signal.signal(signal.SIGTERM, _terminated)

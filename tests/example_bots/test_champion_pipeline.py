@@ -81,6 +81,36 @@ def test_it_refuses_to_mix_runs(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "another run is using" in err
 
 
+def test_a_run_starts_from_given_weights_and_plays_out_with_the_network(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = tmp_path / "first"
+    assert train(first, "--iterations", "1", *TINY) == 0
+    start = first / "weights.npz"
+    second, again = tmp_path / "second", tmp_path / "again"
+    settings = ["--start-from", str(start), "--playouts", "net", "--iterations", "1", *TINY]
+    assert train(second, *settings) == 0
+    assert train(again, *settings) == 0
+    # Iteration 0 is the given network's evaluation; the run is seeded as any other.
+    assert metrics(second)[0]["eval"] == metrics(first)[1]["eval"]
+    assert metrics(second) == metrics(again)
+    made = load(second / "weights.npz").meta["config"]
+    assert isinstance(made, dict)
+    assert made["playouts"] == "net" and made["start_from"] == str(start)
+    # The network's playouts label other games than the greedy ones.
+    greedy = tmp_path / "greedy"
+    assert train(greedy, "--start-from", str(start), "--iterations", "1", *TINY) == 0
+    assert metrics(greedy)[1]["loss_policy"] != metrics(second)[1]["loss_policy"]
+    # Settings it cannot use are refused with a line, no traceback.
+    assert train(tmp_path / "bad", "--playouts", "random", *TINY) == 2
+    assert train(tmp_path / "gone", "--start-from", str(tmp_path / "none.npz"), *TINY) == 2
+    wider = ["--start-from", str(start), "--policy-hidden", "8", *TINY]
+    assert train(tmp_path / "wider", *wider) == 2
+    err = capsys.readouterr().err
+    assert "--playouts is one of greedy, rules, net" in err
+    assert err.count("error: --start-from:") == 2 and "has layers" in err
+
+
 def test_the_gradients_are_the_losses() -> None:
     rng = np.random.default_rng(0)
     net = initial(2, (6,), (5,))
