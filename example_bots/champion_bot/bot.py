@@ -4,7 +4,9 @@ other variant is played by the winner bot.
 In ``6nimmt`` (every player count and format) each decision is encoded from the seat's
 view (:mod:`example_bots.champion_bot.features`), the network (:mod:`.net`, numpy only,
 weights in ``weights.npz`` beside this file) gives a prior over the options, and the
-search (:mod:`.search`) spends 75% of the decision's deadline on playouts guided by it.
+search (:mod:`.search`) spends 75% of the decision's deadline on playouts guided by it, in
+which every seat plays the network's choice (:mod:`.playouts`; with less than
+:data:`NET_MIN_SEARCH_S` to search, the faster greedy playouts).
 With ``search=False`` it plays the network's most likely option at once (the training
 pipeline's evaluation does). Where there are no weights, and in every other variant and
 family (6nimmt-tactics, -logic, -pro, X nimmt!, 11 nimmt!, Hornochsen!), it plays as
@@ -33,6 +35,8 @@ NET_VARIANTS = frozenset({"6nimmt"})  # presets the network was trained for
 SHARE = 0.75  # of each decision's deadline spent searching
 SEARCH_GAMES = 32  # playouts per visit
 MAX_VISITS = 1_000_000  # the clock stops the search first
+NET_MIN_SEARCH_S = 0.25  # less time to search than this: greedy playouts (a net visit is
+# 10-60 ms of CPU, by the player count; the search needs a few per option)
 _LOADED: dict[Path, Net | None] = {}
 
 
@@ -49,8 +53,9 @@ class ChampionBot(Bot):
     name = "champion_bot"
     version = "0.1"
     author = "Bullring examples"
-    playout_policy = "greedy"  # every seat's policy in the playouts: greedy, rules or net
+    playout_policy = "net"  # every seat's policy in the playouts: net, greedy or rules
     search_games = SEARCH_GAMES  # playouts per visit
+    goal = "margin"  # what a playout is worth: "margin", "win" or "own" (montecarlo_bot.value)
 
     def __init__(self, net: Net | None = None, *, search: bool = True) -> None:
         self.net = shipped_net() if net is None else net
@@ -83,19 +88,27 @@ class ChampionBot(Bot):
         if not self.searching:
             return int(np.argmax(logits))
         stop = stop_time(clock, share=SHARE)
-        playouts = self.playout_policy
+        playouts = self.playouts(stop - clock.timer())
         result = search(
             view,
             options,
             softmax(logits),
             self.rng,
             games=self.search_games,
+            goal=self.goal,
             visits=MAX_VISITS,
             stop=stop,
             timer=clock.timer,
             policy=net_playouts(self.net, view) if playouts == "net" else playouts,
         )
         return result.best
+
+    def playouts(self, seconds: float) -> str:
+        """The playouts' policy for a search of `seconds`: :attr:`playout_policy`, but
+        greedy where the network's slower visits would not fit (:data:`NET_MIN_SEARCH_S`)."""
+        if self.playout_policy == "net" and seconds < NET_MIN_SEARCH_S:
+            return "greedy"
+        return self.playout_policy
 
     def end_match(self, outcome: MatchOutcome) -> None:
         if not self.own:

@@ -1,18 +1,21 @@
 """The champion's search: Monte Carlo over determinized worlds, guided by the policy.
 
 One decision: every option is a root child. A *visit* plays one batch of `games`
-playouts of that option on the numpy batch simulator (the Monte Carlo bot's greedy
-playouts, :func:`example_bots.montecarlo_bot.sixnimmt.simulation`), each game with its
-own sample of the hidden hands, scored by the seat's margin over the table (the others'
-mean heads minus its own). Visits are given out as in PUCT (AlphaZero): every option
-gets one first (in the order of the prior, highest first), then the one with the highest
-``Q + c * prior * sqrt(N) / (1 + n)`` (heads). The k-th visit of every option plays the
-same seed (common random numbers), so options are compared on the same deals.
+playouts of that option on the numpy batch simulator
+(:func:`example_bots.montecarlo_bot.sixnimmt.simulation`; every seat playing the
+network's choice, :mod:`.playouts`, or the Monte Carlo bot's greedy or rule-based
+policy), each game with its own sample of the hidden hands, scored by the seat's margin
+over the table (the others' mean heads minus its own). Visits are given out as in PUCT
+(AlphaZero): every option gets one first (in the order of the prior, highest first),
+then the one with the highest ``Q + c * prior * sqrt(N) / (1 + n)`` (heads). The k-th
+visit of every option plays the same seed (common random numbers), so options are
+compared on the same deals.
 
 The search stops after `visits` visits in all (training: the same work every time, so a
 run is reproducible) or at a time on a timer (the bot, under its clock), whichever comes
-first. The answer is the most visited option (the higher mean breaking ties), and the
-visit counts are the policy target the network learns from.
+first; on a timer no visit starts unless the longest one so far would still end in time.
+The answer is the most visited option (the higher mean breaking ties), and the visit
+counts are the policy target the network learns from.
 """
 
 from __future__ import annotations
@@ -74,9 +77,13 @@ def search(
     count = np.zeros(n)
     total = np.zeros(n)
     order = [int(i) for i in np.argsort(-prior, kind="stable")]
+    slowest = 0.0  # the longest visit so far (on the timer): none starts that would end late
+    began = 0.0
     for step in range(visits):
-        if timer is not None and timer() >= stop:
-            break
+        if timer is not None:
+            began = timer()
+            if began + slowest >= stop:
+                break
         if step < n:
             index = order[step]
         else:
@@ -87,6 +94,8 @@ def search(
         while len(seeds) <= depth:
             seeds.append(rng.getrandbits(63))
         value, played = simulate(index, games, seeds[depth])
+        if timer is not None:
+            slowest = max(slowest, timer() - began)
         total[index] += value / played
         count[index] += 1
     q = total / np.maximum(count, 1)

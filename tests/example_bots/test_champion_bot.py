@@ -131,6 +131,12 @@ def test_the_search_spends_its_visits_and_prefers_what_it_found_best() -> None:
     prior[3] = 1.0
     late = search(view, options, prior, random.Random(1), stop=0.0, timer=time.monotonic)
     assert late.visits.sum() == 0 and late.best == 3
+    # No visit starts that the longest so far says would end after the stop: readings
+    # before and after each visit, the first visit taking 4 s and the second 4 s.
+    readings = iter([0.0, 4.0, 5.0, 9.0, 9.5, 13.5, 14.0, 18.0])
+    timed = search(view, options, prior, random.Random(1), games=2, stop=10.0,
+                   timer=lambda: next(readings))  # fmt: skip
+    assert timed.visits.sum() == 2
 
 
 def test_it_plays_6nimmt_itself_and_every_other_variant_as_the_winner_bot() -> None:

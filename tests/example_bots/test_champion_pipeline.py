@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 from typing import Any
@@ -17,7 +20,7 @@ import pytest
 from example_bots.champion_bot.curve import draw, write_png
 from example_bots.champion_bot.features import MAX_OPTIONS, OPTION_SIZE, STATE_SIZE
 from example_bots.champion_bot.net import Batch, initial, load, loss_and_gradients
-from example_bots.champion_bot.train import main, search_target
+from example_bots.champion_bot.train import main, one_blas_thread, search_target
 
 TINY = ["--games", "2", "--players", "3", "--visits", "6", "--search-games", "8",
         "--train-steps", "4", "--batch-size", "16", "--eval-deals", "1", "--quiet"]  # fmt: skip
@@ -171,3 +174,18 @@ def test_self_play_in_worker_processes_computes_the_same_run(tmp_path: Path) -> 
     for key in a.params:
         assert np.array_equal(a.params[key], b.params[key]), key
     assert metrics(one) == metrics(two)
+
+
+def test_self_play_workers_get_one_blas_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")  # the user's own setting is kept
+    with one_blas_thread():
+        assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+        assert os.environ["OMP_NUM_THREADS"] == "3"
+        started = subprocess.run(
+            [sys.executable, "-c", "import os; print(os.environ['OPENBLAS_NUM_THREADS'])"],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        assert started.stdout.strip() == "1"
+    assert "OPENBLAS_NUM_THREADS" not in os.environ
+    assert os.environ["OMP_NUM_THREADS"] == "3"

@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from example_bots.champion_bot.bot import ChampionBot, shipped_net
+from example_bots.champion_bot.bot import NET_MIN_SEARCH_S, SHARE, ChampionBot, shipped_net
 from example_bots.champion_bot.features import encode
 from example_bots.champion_bot.net import Net, initial
 from example_bots.champion_bot.playouts import NetPicks, net_playouts
@@ -91,14 +91,19 @@ def test_the_search_plays_out_with_the_network() -> None:
     assert not np.array_equal(with_net.q, greedy.q)
 
 
-def test_the_bot_with_network_playouts_plays_legally_within_its_clock() -> None:
-    class NetPlayouts(ChampionBot):
-        playout_policy = "net"
-        search_games = 8
+def test_the_bot_plays_out_with_the_network_when_there_is_time_to() -> None:
+    bot = ChampionBot(the_net())
+    assert bot.playouts(NET_MIN_SEARCH_S) == "net"
+    assert bot.playouts(NET_MIN_SEARCH_S - 0.01) == "greedy"  # a short clock
+    bot.playout_policy = "rules"
+    assert bot.playouts(NET_MIN_SEARCH_S) == bot.playouts(0.0) == "rules"
 
-    for players in (3, 10):
-        champion = NetPlayouts(the_net())
-        bots: list[Bot] = [champion] + [RulesBot() for _ in range(players - 1)]
-        result = play_local("6nimmt:rounds=1", bots, seed=players, decision_ms=80, clock=True)
-        assert champion.own and result.state.is_terminal()
-        assert result.faults == (0,) * players
+
+@pytest.mark.parametrize("players", [3, 10])
+def test_the_bot_with_network_playouts_plays_legally_within_its_clock(players: int) -> None:
+    champion = ChampionBot(the_net())
+    assert champion.playouts(0.5 * SHARE - 0.05) == "net"  # at this test's clock
+    bots: list[Bot] = [champion] + [RulesBot() for _ in range(players - 1)]
+    result = play_local("6nimmt:rounds=1", bots, seed=players, decision_ms=500, clock=True)
+    assert champion.own and result.state.is_terminal()
+    assert result.faults == (0,) * players
