@@ -12,6 +12,9 @@ and the training pipeline see exactly what a bot over gRPC sees. Two parts:
   to take, its heads and length against the cheapest row.
 
 Everything is scaled to about [0, 1]. :func:`encode` gives both for one decision.
+:mod:`example_bots.champion_bot.batch_features` computes the same numbers for the card
+picks of whole batches of playouts; a change here must be made there too (its test holds
+the two equal).
 """
 
 from __future__ import annotations
