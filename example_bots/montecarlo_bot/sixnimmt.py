@@ -203,6 +203,8 @@ def simulation(
     (:func:`rules_like_picks`), or a function that makes the policy for a batch of
     playouts from its determinized hands (k, n, H), for a policy that keeps state.
     """
+    if isinstance(policy, str) and policy not in PICKERS:
+        raise ValueError(f"no playout policy {policy!r}; one of {', '.join(PICKERS)}")
     seat = view.header.seat
     kind = view.header.decision
     base = from_view(view, rng)

@@ -63,6 +63,12 @@ def test_the_bot_does_not_play_a_sure_sixth_card() -> None:
     assert found.best.card != 56
 
 
+def test_an_unknown_playout_policy_is_refused_at_once() -> None:
+    state = position()
+    with pytest.raises(ValueError, match="no playout policy 'grredy'; one of greedy, rules"):
+        simulation(state.view(0), state.legal_options(0), random.Random(1), "own", "grredy")
+
+
 def test_a_row_to_take_is_the_cheapest_in_the_playouts() -> None:
     # Seat 0 plays 1, below every row: it must choose a row to take.
     hands = [[1, 50], [61, 62], [71, 72], [81, 82]]
