@@ -31,6 +31,7 @@ CASES = {
         "for the messages alone",
     ),
     "codec": ([], "history read"),
+    "champion_playouts": (["--games", "4", "--seconds", "0", "--players", "3"], "visits in"),
     "arena": (["--uploads", "1", "--seconds", "1", "--clients", "1"], "requests/s"),
     "leaderboard": (["--matches", "12", "--distinct", "4"], "cold build of 12 matches"),
     "site_publish": (["--matches", "12", "--rounds", "1"], "+50 matches, publish"),
