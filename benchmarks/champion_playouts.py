@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from example_bots.champion_bot.bot import SHARE, shipped_net
 from example_bots.champion_bot.net import initial
-from example_bots.champion_bot.playouts import net_playouts
+from example_bots.champion_bot.playouts import playout_policy
 from example_bots.montecarlo_bot.sixnimmt import simulation
 from sdk.game.sixnimmt import SixNimmtState, new_game
 
@@ -29,7 +29,7 @@ def visit_seconds(state: SixNimmtState, policy: str, games: int, seconds: float)
     view = state.view(0)
     options = state.legal_options(0)
     net = shipped_net() or initial(1)
-    chosen = net_playouts(net, view) if policy == "net" else policy
+    chosen = playout_policy(policy, net, view)
     simulate = simulation(view, options, random.Random(1), "margin", chosen)
     simulate(0, games, 0)  # warm up: imports, the float32 copy of the network
     began = time.thread_time()

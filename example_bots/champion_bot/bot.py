@@ -24,7 +24,7 @@ import numpy as np
 
 from example_bots.champion_bot.features import encode
 from example_bots.champion_bot.net import Net, load, softmax
-from example_bots.champion_bot.playouts import net_playouts
+from example_bots.champion_bot.playouts import playout_policy
 from example_bots.champion_bot.search import search
 from example_bots.winner_bot.bot import WinnerBot
 from sdk import Bot, DecisionClock, MatchInfo, MatchOutcome, Option, SixNimmtView, View
@@ -99,7 +99,7 @@ class ChampionBot(Bot):
             visits=MAX_VISITS,
             stop=stop,
             timer=clock.timer,
-            policy=net_playouts(self.net, view) if playouts == "net" else playouts,
+            policy=playout_policy(playouts, self.net, view),
         )
         return result.best
 

@@ -95,3 +95,9 @@ def net_playouts(net: Net, view: SixNimmtView) -> Callable[[IntArray], Picker]:
         return NetPicks(net, undealt, np.tile(round_start, (k, 1)), one_round=one_round)
 
     return picks_for
+
+
+def playout_policy(name: str, net: Net, view: SixNimmtView) -> str | Callable[[IntArray], Picker]:
+    """The search's `policy` for playouts called `name` from `view`: "net" is the
+    network's (:func:`net_playouts`); "greedy" and "rules" are the Monte Carlo bot's."""
+    return net_playouts(net, view) if name == "net" else name

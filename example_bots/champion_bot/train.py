@@ -73,7 +73,7 @@ from example_bots.champion_bot.net import (
     save,
     write_npz,
 )
-from example_bots.champion_bot.playouts import net_playouts
+from example_bots.champion_bot.playouts import playout_policy
 from example_bots.champion_bot.search import search
 from example_bots.random_bot.bot import RandomBot
 from example_bots.rules_bot.bot import RulesBot
@@ -169,7 +169,7 @@ def self_play_game(net: Net, config: Config, game_seed: int) -> Data:
             if config.noise > 0:
                 noise = generator.dirichlet([config.dirichlet] * len(options))
                 prior = (1 - config.noise) * prior + config.noise * noise
-            policy = net_playouts(net, view) if config.playouts == "net" else config.playouts
+            policy = playout_policy(config.playouts, net, view)
             result = search(
                 view,
                 options,
