@@ -32,6 +32,10 @@ CASES = {
     ),
     "codec": ([], "history read"),
     "champion_playouts": (["--games", "4", "--seconds", "0", "--players", "3"], "visits in"),
+    "champion_search": (
+        ["--games", "1", "--oracle-deals", "64", "--decision-ms", "40", "--repeats", "1"],
+        "best chosen",
+    ),
     "arena": (["--uploads", "1", "--seconds", "1", "--clients", "1"], "requests/s"),
     "leaderboard": (["--matches", "12", "--distinct", "4"], "cold build of 12 matches"),
     "site_publish": (["--matches", "12", "--rounds", "1"], "+50 matches, publish"),

@@ -12,6 +12,7 @@ in a few numpy operations. It covers what a playout meets: card picks in ``6nimm
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -67,12 +68,37 @@ def _chance_at_least(need: IntArray, trials: int, share: FloatArray) -> FloatArr
     return chance
 
 
+@functools.cache
+def _chance_table(trials: int, highest: int) -> FloatArray:
+    """:func:`_chance_at_least` for every share ``between / pool`` a playout can meet:
+    indexed ``[pool, between, need]`` (0 <= between <= pool <= highest, need up to
+    ROW_CAPACITY; a pool of 0 is a share of 0). Read-only."""
+    pool = np.arange(highest + 1)[:, None]
+    between = np.arange(highest + 1)[None, :]
+    possible = (pool > 0) & (between <= pool)
+    share = np.divide(between, pool, out=np.zeros((highest + 1, highest + 1)), where=possible)
+    need = np.arange(ROW_CAPACITY + 1)
+    grid = np.broadcast_to(share[:, :, None], (*share.shape, len(need)))
+    table = _chance_at_least(np.broadcast_to(need, grid.shape), trials, np.ascontiguousarray(grid))
+    table.setflags(write=False)
+    return table
+
+
+def _bucket_counts(cards: IntArray, highest: int) -> IntArray:
+    """Per row of `cards` (..., m; 0 for no card), how many fall in each histogram bucket
+    (..., BUCKETS)."""
+    bucket = np.minimum((np.arange(highest + 1) - 1) // BUCKET_WIDTH, BUCKETS - 1)
+    bucket[0] = BUCKETS  # no card: in no bucket
+    counts: IntArray = (bucket[cards][..., None] == np.arange(BUCKETS)).sum(axis=-2)
+    return counts
+
+
 def encode_picks(
     last: IntArray,
     length: IntArray,
     heads: IntArray,
     hands: IntArray,
-    unseen: BoolArray,
+    undealt: BoolArray,
     round_heads: IntArray,
     totals: IntArray,
     *,
@@ -82,18 +108,21 @@ def encode_picks(
     """Every seat's state vector (k, n, STATE_SIZE) and its hand slots' option rows
     (k, n, H, OPTION_SIZE), all zero for an empty slot, for a card pick.
 
-    Per game: the rows' `last` card, `length` and `heads` (k, ROWS); per seat: its hand
-    (k, n, H, 0 for no card), the cards it has not seen (`unseen`, k, n, highest + 1,
-    index 0 unused), its heads this round and its total (k, n).
+    Per game: the rows' `last` card, `length` and `heads` (k, ROWS), and the round's cards
+    that no seat holds and no seat has seen (`undealt`, k, highest + 1, index 0 unused);
+    per seat: its hand (k, n, H, 0 for no card), its heads this round and its total (k, n).
+    A seat has not seen the undealt cards and the other seats' hands: every count of its
+    unseen cards is one over the undealt and all hands, less its own hand.
     """
     k, n, h = hands.shape
     scale = float(highest)
     held = hands > 0
+    own_count = held.sum(axis=2)
     state = np.zeros((k, n, STATE_SIZE))
     if 2 <= n <= MAX_PLAYERS:
         state[:, :, n - 2] = 1.0
     state[:, :, MAX_PLAYERS - 1] = n / 10
-    state[:, :, MAX_PLAYERS] = held.sum(axis=2) / 10
+    state[:, :, MAX_PLAYERS] = own_count / 10
     state[:, :, _PICK_AT] = 1.0
     order = np.argsort(last, axis=1)
     by_last = [np.take_along_axis(a, order, axis=1) for a in (last, length, heads)]
@@ -110,16 +139,15 @@ def encode_picks(
     state[:, :, _TOTAL_AT] = totals / 66
     state[:, :, _TOTAL_AT + 1] = _others(totals)[2] / 66
     state[:, :, _TOTAL_AT + 2] = float(one_round)
-    bucket = np.minimum((np.arange(highest + 1) - 1) // BUCKET_WIDTH, BUCKETS - 1)
-    in_bucket = (bucket[1:, None] == np.arange(BUCKETS)[None, :]).astype(np.float64)
-    hand_cards = np.zeros((k, n, highest + 1))
-    np.put_along_axis(hand_cards, hands, 1.0, axis=2)
-    hand_cards[:, :, 0] = 0.0
-    state[:, :, _HAND_AT : _HAND_AT + BUCKETS] = hand_cards[:, :, 1:] @ in_bucket / 4
-    unseen_cards = unseen.astype(np.float64)
-    unseen_cards[:, :, 0] = 0.0
-    state[:, :, _UNSEEN_AT : _UNSEEN_AT + BUCKETS] = unseen_cards[:, :, 1:] @ in_bucket / 8
-    unseen_count = unseen_cards.sum(axis=2)
+    # The pool: per game, the cards some seat has not seen (undealt or in a hand).
+    pool_cards = undealt.copy()
+    np.put_along_axis(pool_cards, hands.reshape(k, n * h), True, axis=1)
+    pool_cards[:, 0] = False
+    own_buckets = _bucket_counts(hands, highest)
+    pool_buckets = _bucket_counts(np.where(pool_cards, np.arange(highest + 1), 0), highest)
+    state[:, :, _HAND_AT : _HAND_AT + BUCKETS] = own_buckets / 4
+    state[:, :, _UNSEEN_AT : _UNSEEN_AT + BUCKETS] = (pool_buckets[:, None, :] - own_buckets) / 8
+    unseen_count = pool_cards.sum(axis=1)[:, None] - own_count  # (k, n)
     state[:, :, _UNSEEN_COUNT_AT] = unseen_count / scale
 
     options = np.zeros((k, n, h, OPTION_SIZE))
@@ -140,25 +168,21 @@ def encode_picks(
     cheapest = heads.min(axis=1)[:, None, None]
     options[..., 4] = ~lands
     options[..., 5] = np.where(lands, 0.0, cheapest / 10)
-    unseen_upto = unseen_cards.cumsum(axis=2)
-    hand_upto = hand_cards.cumsum(axis=2)
-    below_card = np.maximum(cards - 1, 0)
-
-    def count_between(upto: FloatArray) -> FloatArray:
-        """Per slot, the cards of `upto`'s set above its row's end and below the card."""
-        counted: FloatArray = np.take_along_axis(upto, below_card, axis=2) - np.take_along_axis(
-            upto, target_last, axis=2
-        )
-        return counted
-
-    between = count_between(unseen_upto)
-    own_between = count_between(hand_upto)
+    # Per slot, the cards above its row's end and below the card: the seat's own, and
+    # those it has not seen (the pool's less its own).
+    own_between = (
+        (hands[:, :, None, :] > target_last[..., None]) & (hands[:, :, None, :] < cards[..., None])
+    ).sum(axis=3)
+    pool_upto = pool_cards.cumsum(axis=1)
+    pool_between = pool_upto[game, np.maximum(cards - 1, 0)] - pool_upto[game, target_last]
+    between = np.where(lands, pool_between - own_between, 0)
     free = ROW_CAPACITY - target_length
     full = free <= 0
-    pool = unseen_count[..., None]
-    share = np.divide(between, pool, out=np.zeros_like(between), where=pool > 0)
+    pool = np.broadcast_to(unseen_count[:, :, None], between.shape)
+    share = np.divide(between, pool, out=np.zeros(between.shape), where=pool > 0)
     opponents = max(n - 1, 0)
-    chance = np.where(full, 1.0, _chance_at_least(free, opponents, share))
+    chance_of = _chance_table(opponents, highest)
+    chance = np.where(full, 1.0, chance_of[pool, between, np.clip(free, 0, ROW_CAPACITY)])
     with np.errstate(divide="ignore", invalid="ignore"):
         expected_per_slot = np.where(full, 1.0, share * opponents / np.maximum(free, 1))
     landing = np.stack(
@@ -179,15 +203,3 @@ def encode_picks(
     options[..., _CARD_AT : _CARD_AT + landing.shape[3]] = np.where(lands[..., None], landing, 0.0)
     options[hands == 0] = 0.0
     return state, options
-
-
-def unseen_by_seat(undealt: BoolArray, hands: IntArray, highest: int) -> BoolArray:
-    """Per seat the cards it has not seen (k, n, highest + 1): the round's undealt cards
-    (k, highest + 1) and the cards in the other seats' hands."""
-    k, n, _ = hands.shape
-    held = np.zeros((k, n, highest + 1), dtype=bool)
-    np.put_along_axis(held, hands, True, axis=2)
-    held[:, :, 0] = False
-    in_other_hands = held.sum(axis=1, keepdims=True) - held > 0
-    unseen: BoolArray = in_other_hands | undealt[:, None, :]
-    return unseen

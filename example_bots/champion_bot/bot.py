@@ -4,9 +4,11 @@ other variant is played by the winner bot.
 In ``6nimmt`` (every player count and format) each decision is encoded from the seat's
 view (:mod:`example_bots.champion_bot.features`), the network (:mod:`.net`, numpy only,
 weights in ``weights.npz`` beside this file) gives a prior over the options, and the
-search (:mod:`.search`) spends 75% of the decision's deadline on playouts guided by it, in
-which every seat plays the network's choice (:mod:`.playouts`; with less than
-:data:`NET_MIN_SEARCH_S` to search, the faster greedy playouts).
+search (:mod:`.search`) spends 75% of the decision's deadline on playouts in which every
+seat plays the network's choice (:mod:`.playouts`; with less than
+:data:`NET_MIN_SEARCH_S` to search, the faster greedy playouts). A card pick is a race
+(:func:`.search.race`: all options on the same deals, the clearly worse dropped); a row
+choice is searched with the prior guiding the visits (:func:`.search.search`).
 With ``search=False`` it plays the network's most likely option at once (the training
 pipeline's evaluation does). Where there are no weights, and in every other variant and
 family (6nimmt-tactics, -logic, -pro, X nimmt!, 11 nimmt!, Hornochsen!), it plays as
@@ -25,9 +27,18 @@ import numpy as np
 from example_bots.champion_bot.features import encode
 from example_bots.champion_bot.net import Net, load, softmax
 from example_bots.champion_bot.playouts import playout_policy
-from example_bots.champion_bot.search import search
+from example_bots.champion_bot.search import race, search
 from example_bots.winner_bot.bot import WinnerBot
-from sdk import Bot, DecisionClock, MatchInfo, MatchOutcome, Option, SixNimmtView, View
+from sdk import (
+    Bot,
+    DecisionClock,
+    DecisionKind,
+    MatchInfo,
+    MatchOutcome,
+    Option,
+    SixNimmtView,
+    View,
+)
 from sdk.montecarlo import stop_time
 
 WEIGHTS = Path(__file__).resolve().parent / "weights.npz"
@@ -51,11 +62,13 @@ class ChampionBot(Bot):
     """A network-guided search in 6 nimmt!, the winner bot elsewhere."""
 
     name = "champion_bot"
-    version = "0.2"
+    version = "0.3"
     author = "Bullring examples"
     playout_policy = "net"  # every seat's policy in the playouts: net, greedy or rules
     search_games = SEARCH_GAMES  # playouts per visit
     goal = "margin"  # what a playout is worth: "margin", "win" or "own" (montecarlo_bot.value)
+    racing = True  # card picks: the race (search.race); else, and row choices, the PUCT search
+    race_deals = 32  # the race's first round: deals per option
 
     def __init__(self, net: Net | None = None, *, search: bool = True) -> None:
         self.net = shipped_net() if net is None else net
@@ -89,18 +102,32 @@ class ChampionBot(Bot):
             return int(np.argmax(logits))
         stop = stop_time(clock, share=SHARE)
         playouts = self.playouts(stop - clock.timer())
-        result = search(
-            view,
-            options,
-            softmax(logits),
-            self.rng,
-            games=self.search_games,
-            goal=self.goal,
-            visits=MAX_VISITS,
-            stop=stop,
-            timer=clock.timer,
-            policy=playout_policy(playouts, self.net, view),
-        )
+        policy = playout_policy(playouts, self.net, view)
+        if self.racing and view.header.decision == DecisionKind.PICK_CARD:
+            result = race(
+                view,
+                options,
+                softmax(logits),
+                self.rng,
+                deals=self.race_deals,
+                goal=self.goal,
+                stop=stop,
+                timer=clock.timer,
+                policy=policy,
+            )
+        else:
+            result = search(
+                view,
+                options,
+                softmax(logits),
+                self.rng,
+                games=self.search_games,
+                goal=self.goal,
+                visits=MAX_VISITS,
+                stop=stop,
+                timer=clock.timer,
+                policy=policy,
+            )
         return result.best
 
     def playouts(self, seconds: float) -> str:

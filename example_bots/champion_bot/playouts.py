@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from example_bots.champion_bot.batch_features import BoolArray, encode_picks, unseen_by_seat
+from example_bots.champion_bot.batch_features import BoolArray, encode_picks
 from example_bots.champion_bot.net import Net
 from example_bots.montecarlo_bot.sixnimmt import Picker
 from sdk import SixNimmtView, seen_cards
@@ -64,7 +64,7 @@ class NetPicks:
             batch.length[games],
             batch.heads[games],
             hands,
-            unseen_by_seat(self.undealt[games], hands, highest),
+            self.undealt[games],
             scores - self.round_start[games],
             scores,
             highest=highest,

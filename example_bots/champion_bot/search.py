@@ -28,11 +28,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from example_bots.champion_bot.features import Array
-from example_bots.montecarlo_bot.sixnimmt import Picker, simulation
+from example_bots.montecarlo_bot.sixnimmt import Picker, pick_simulation, simulation
 from sdk import Option, SixNimmtView
 from sdk.game.sixnimmt.batch import IntArray
 
 C_PUCT = 4.0  # heads: how far the prior lets an option's mean fall behind and still be tried
+RACE_Z = 2.0  # race: an option is dropped when it trails the leader by this many standard errors
+RACE_MIN_DEALS = 32  # race: deals every option plays before any is dropped
 
 
 @dataclass(frozen=True)
@@ -103,3 +105,72 @@ def search(
         return SearchResult(count, q, int(order[0]))
     best = max(range(n), key=lambda i: (count[i], q[i] if count[i] else -math.inf))
     return SearchResult(count, q, best)
+
+
+def race(
+    view: SixNimmtView,
+    options: Sequence[Option],
+    prior: Array,
+    rng: random.Random,
+    *,
+    deals: int = 16,
+    rounds: int = 1_000_000,
+    stop: float = math.inf,
+    timer: Callable[[], float] | None = None,
+    z: float = RACE_Z,
+    goal: str = "margin",
+    policy: str | Callable[[IntArray], Picker] = "greedy",
+) -> SearchResult:
+    """Search a card pick by a race: each round plays every option still in it on the same
+    fresh deals in one batch (:func:`~example_bots.montecarlo_bot.sixnimmt.pick_simulation`);
+    from :data:`RACE_MIN_DEALS` deals on, an option whose paired per-deal difference to the
+    leader (the best mean) is below zero by more than `z` standard errors leaves the race.
+    A round holds about as many games as the first (`deals` per option of all), so fewer
+    options play more deals each. The search stops after `rounds` rounds, when one option
+    is left, or at `stop` on the `timer` (no round starts that the longest so far says
+    would end late). The answer is the best mean among the options left; ``visits`` are the
+    deals each option played. `prior` only orders the options."""
+    n = len(options)
+    order = [int(i) for i in np.argsort(-prior, kind="stable")]
+    simulate = pick_simulation(view, options, rng, goal, policy)
+    played: list[list[Array]] = [[] for _ in range(n)]
+    alive = list(order)
+    budget = deals * n  # games a round
+    slowest = 0.0
+    for _ in range(rounds):
+        if len(alive) < 2:
+            break
+        began = 0.0
+        if timer is not None:
+            began = timer()
+            if began + slowest >= stop:
+                break
+        size = max(deals, budget // len(alive))
+        values = simulate(alive, size, rng.getrandbits(63))
+        if timer is not None:
+            slowest = max(slowest, timer() - began)
+        for index, row in zip(alive, values, strict=True):
+            played[index].append(row)
+        if sum(len(row) for row in played[alive[0]]) >= RACE_MIN_DEALS:
+            alive = _ahead(alive, played, z)
+    count = np.array([float(sum(len(row) for row in rows)) for rows in played])
+    q = np.array([float(np.concatenate(rows).mean()) if rows else 0.0 for rows in played])
+    if count.max() <= 0:
+        return SearchResult(count, q, order[0])
+    best = max(alive, key=lambda i: (q[i], count[i]))
+    return SearchResult(count, q, best)
+
+
+def _ahead(alive: list[int], played: list[list[Array]], z: float) -> list[int]:
+    """The options of `alive` (all played on the same deals) not clearly behind the
+    leader: the mean of their per-deal difference to it plus `z` standard errors is not
+    below zero."""
+    results = {index: np.concatenate(played[index]) for index in alive}
+    leader = max(alive, key=lambda index: float(results[index].mean()))
+    kept = []
+    for index in alive:
+        difference = results[index] - results[leader]
+        spread = float(difference.std(ddof=1)) / math.sqrt(len(difference))
+        if index == leader or float(difference.mean()) + z * spread >= 0.0:
+            kept.append(index)
+    return kept

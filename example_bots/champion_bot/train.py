@@ -36,6 +36,13 @@ models every player as the network; ``--start-from FILE`` starts from a weights 
 the same layer sizes) instead of a fresh network: a new run that goes on from another's
 weights, with its own seed, settings and records.
 
+``--searcher race`` labels card picks with the bot's race (:func:`.search.race`:
+`race_rounds` rounds, the first of `search_games` deals per option) instead of the PUCT
+search's visits. Its target is the softmax of the options' mean margins over
+`q_temperature` heads: an option a head behind the best gets e^(-1/q_temperature) of
+its weight, options the race could not tell apart share it. The exploring decisions
+sample that target. Row choices are labelled by the PUCT search either way.
+
 numpy only; CPU; ``--jobs`` worker processes for self-play.
 """
 
@@ -74,10 +81,10 @@ from example_bots.champion_bot.net import (
     write_npz,
 )
 from example_bots.champion_bot.playouts import playout_policy
-from example_bots.champion_bot.search import search
+from example_bots.champion_bot.search import race, search
 from example_bots.random_bot.bot import RandomBot
 from example_bots.rules_bot.bot import RulesBot
-from sdk import Bot, SixNimmtView, new_game, play_local
+from sdk import Bot, DecisionKind, SixNimmtView, new_game, play_local
 from sdk.lifeline import die_with_parent
 from sdk.stats import wilson
 
@@ -86,6 +93,7 @@ OPTIONS = {"rounds": "1"}
 OPPONENTS: dict[str, type[Bot]] = {"rules_bot": RulesBot, "random_bot": RandomBot}
 EVAL_SEATS = 4
 PLAYOUTS = ("greedy", "rules", "net")
+SEARCHERS = ("puct", "race")
 BLAS_THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 CHECKPOINT = "checkpoint.npz"
 
@@ -101,6 +109,9 @@ class Config:
     playouts: str = "greedy"  # every seat's policy in the playouts: greedy, rules or net
     start_from: str = ""  # a weights file (the bot's format) to start from; "": fresh
     visits: int = 30  # visits per searched decision
+    searcher: str = "puct"  # card picks' labels: the PUCT search's visits, or the race's means
+    race_rounds: int = 8  # the race's rounds per decision (searcher "race")
+    q_temperature: float = 0.5  # heads: the race's target is softmax(mean margin / this)
     noise: float = 0.25  # share of Dirichlet noise in the self-play prior
     dirichlet: float = 0.5
     explore_moves: int = 3  # per seat and game: decisions played by sampling the visits
@@ -145,6 +156,13 @@ def search_target(visits: Array) -> Array:
     return np.asarray(counts / counts.sum())
 
 
+def race_target(q: Array, temperature: float) -> Array:
+    """The policy target from a race's mean margins `q` (heads): softmax(q / temperature)."""
+    scaled = (q - q.max()) / temperature
+    weights = np.exp(scaled)
+    return np.asarray(weights / weights.sum())
+
+
 def self_play_game(net: Net, config: Config, game_seed: int) -> Data:
     """One self-play game (see the module's docstring); its samples."""
     rng = random.Random(game_seed)
@@ -170,22 +188,36 @@ def self_play_game(net: Net, config: Config, game_seed: int) -> Data:
                 noise = generator.dirichlet([config.dirichlet] * len(options))
                 prior = (1 - config.noise) * prior + config.noise * noise
             policy = playout_policy(config.playouts, net, view)
-            result = search(
-                view,
-                options,
-                prior,
-                rng,
-                games=config.search_games,
-                visits=config.visits,
-                policy=policy,
-            )
-            target = search_target(result.visits)
+            if config.searcher == "race" and view.header.decision == DecisionKind.PICK_CARD:
+                result = race(
+                    view,
+                    options,
+                    prior,
+                    rng,
+                    deals=config.search_games,
+                    rounds=config.race_rounds,
+                    policy=policy,
+                )
+                target = race_target(result.q, config.q_temperature)
+                explore = target
+            else:
+                result = search(
+                    view,
+                    options,
+                    prior,
+                    rng,
+                    games=config.search_games,
+                    visits=config.visits,
+                    policy=policy,
+                )
+                target = search_target(result.visits)
+                explore = result.policy()
             states.append(features)
             rows.append(option_rows)
             targets.append(target)
             seats.append(seat)
             if moves[seat] < config.explore_moves:
-                choice = int(generator.choice(len(options), p=result.policy()))
+                choice = int(generator.choice(len(options), p=explore))
             else:
                 choice = result.best
             moves[seat] += 1
@@ -609,6 +641,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         if given.get("playouts", "greedy") not in PLAYOUTS:
             print(f"error: --playouts is one of {', '.join(PLAYOUTS)}", file=sys.stderr)
+            return 2
+        if given.get("searcher", "puct") not in SEARCHERS:
+            print(f"error: --searcher is one of {', '.join(SEARCHERS)}", file=sys.stderr)
+            return 2
+        if given.get("q_temperature", 1.0) <= 0 or given.get("race_rounds", 1) < 1:
+            bad = "error: --q-temperature must be above 0, --race-rounds 1 or more"
+            print(bad, file=sys.stderr)
             return 2
         try:
             run = new_run(Config(**given), command)

@@ -147,16 +147,16 @@ def play_out(
     k: int,
     hands: IntArray,
     seat: int,
-    first_card: int,
+    first_card: int | IntArray,
     generator: np.random.Generator,
     picks: Picker = greedy_picks,
 ) -> IntArray:
     """Play `state` to the end in `k` games with the greedy policy; final scores (k, n).
 
     `hands` (k, n, H) are every seat's hands per game (determinizations; unused while
-    drafting); `first_card`,
-    if not 0, is `seat`'s pick this turn. A pending row or place choice and a draft in
-    progress are resolved first (a draft at random).
+    drafting); `first_card`, if not 0, is `seat`'s pick this turn: one card for every
+    game, or one per game (k,). A pending row or place choice and a draft in progress
+    are resolved first (a draft at random).
     """
     draws = GreedyDraws(generator)
     batch = Batch(state, k, draws)
@@ -172,13 +172,14 @@ def play_out(
         current = hands.copy()
     for card, who, _ in state.queue:
         batch.place(games, np.full(k, card), np.full(k, who))
-    forced = first_card
+    forced = np.broadcast_to(np.asarray(first_card, dtype=np.int64), (k,))
+    pending = bool(forced.any())
     while True:
         for _ in range(current.shape[2]):
             slots = picks(batch, games, current, generator)
-            if forced:
-                slots[:, seat] = (current[:, seat] == forced).argmax(axis=1)
-                forced = 0
+            if pending:
+                slots[:, seat] = (current[:, seat] == forced[:, None]).argmax(axis=1)
+                pending = False
             played = np.take_along_axis(current, slots[:, :, None], axis=2)
             np.put_along_axis(current, slots[:, :, None], 0, axis=2)
             batch.play_turns(games, played)
@@ -229,6 +230,48 @@ def simulation(
         played = play_out(state, games, hands, seat, first_card, generator, picks)
         scores = played.astype(np.float64)
         return float(value(scores, seat, utility).sum()), games
+
+    return simulate
+
+
+PickSimulation = Callable[[Sequence[int], int, int], FloatArray]
+"""(option indices, deals, seed) -> value[option][deal]: the options played out on the
+same `deals` determinized deals (drawn from the seed), all in one batch."""
+
+
+def pick_simulation(
+    view: SixNimmtView,
+    options: Sequence[Option],
+    rng: random.Random,
+    utility: str,
+    policy: str | Callable[[IntArray], Picker] = "greedy",
+) -> PickSimulation:
+    """For a card pick in the pick phase: like :func:`simulation`, but one call plays
+    several options, each on the same deals (common random numbers), in one batch of
+    options x deals games, so the batch's fixed cost per turn is paid once. The value is
+    per option and deal, for paired comparisons.
+    """
+    if isinstance(policy, str) and policy not in PICKERS:
+        raise ValueError(f"no playout policy {policy!r}; one of {', '.join(PICKERS)}")
+    if view.header.decision != DecisionKind.PICK_CARD:
+        raise ValueError(f"pick_simulation plays card picks, not {view.header.decision}")
+    seat = view.header.seat
+    base = from_view(view, rng)
+    if base.phase != Phase.PICK:
+        raise ValueError(f"pick_simulation plays the pick phase, not {base.phase}")
+    public = bool(view.all_hands)
+    cards = np.array([option.card for option in options], dtype=np.int64)
+
+    def simulate(indices: Sequence[int], deals: int, seed: int) -> FloatArray:
+        generator = np.random.default_rng(seed)
+        hands = determinized_hands(base, seat, deals, generator, public)
+        m = len(indices)
+        every = np.tile(hands, (m, 1, 1))  # option-major: option i's deal d is i * deals + d
+        first = np.repeat(cards[list(indices)], deals)
+        picks = PICKERS[policy] if isinstance(policy, str) else policy(every)
+        played = play_out(base, m * deals, every, seat, first, generator, picks)
+        values: FloatArray = value(played.astype(np.float64), seat, utility).reshape(m, deals)
+        return values
 
     return simulate
 

@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from example_bots.champion_bot.batch_features import encode_picks, unseen_by_seat
+from example_bots.champion_bot.batch_features import encode_picks
 from example_bots.champion_bot.features import encode
 from example_bots.champion_bot.net import initial
 from sdk.game.sixnimmt import Phase, SixNimmtState, new_game
@@ -44,7 +44,7 @@ def batch_inputs(states: list[SixNimmtState]) -> dict[str, object]:
         "length": np.array([[len(r) for r in s.rows] for s in states]),
         "heads": np.array([[int(HEADS_NP[r].sum()) for r in s.rows] for s in states]),
         "hands": hands,
-        "unseen": unseen_by_seat(undealt, hands, highest),
+        "undealt": undealt,
         "round_heads": np.array([s.penalties for s in states]),
         "totals": np.array([s.scores() for s in states]),
         "highest": highest,

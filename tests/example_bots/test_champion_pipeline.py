@@ -20,7 +20,12 @@ import pytest
 from example_bots.champion_bot.curve import draw, write_png
 from example_bots.champion_bot.features import MAX_OPTIONS, OPTION_SIZE, STATE_SIZE
 from example_bots.champion_bot.net import Batch, initial, load, loss_and_gradients
-from example_bots.champion_bot.train import main, one_blas_thread, search_target
+from example_bots.champion_bot.train import (
+    main,
+    one_blas_thread,
+    race_target,
+    search_target,
+)
 
 TINY = ["--games", "2", "--players", "3", "--visits", "6", "--search-games", "8",
         "--train-steps", "4", "--batch-size", "16", "--eval-deals", "1", "--quiet"]  # fmt: skip
@@ -112,6 +117,35 @@ def test_a_run_starts_from_given_weights_and_plays_out_with_the_network(
     err = capsys.readouterr().err
     assert "--playouts is one of greedy, rules, net" in err
     assert err.count("error: --start-from:") == 2 and "has layers" in err
+
+
+def test_a_run_labels_card_picks_with_the_race(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = ["--searcher", "race", "--race-rounds", "3", "--iterations", "1", *TINY]
+    raced, again, puct = tmp_path / "raced", tmp_path / "again", tmp_path / "puct"
+    assert train(raced, *settings) == 0
+    assert train(again, *settings) == 0
+    assert metrics(raced) == metrics(again)  # seeded as any run
+    made = load(raced / "weights.npz").meta["config"]
+    assert isinstance(made, dict)
+    assert made["searcher"] == "race" and made["race_rounds"] == 3 and made["q_temperature"] == 0.5
+    assert train(puct, "--iterations", "1", *TINY) == 0
+    assert metrics(puct)[1]["loss_policy"] != metrics(raced)[1]["loss_policy"]
+    assert train(tmp_path / "bad", "--searcher", "mcts", *TINY) == 2
+    assert train(tmp_path / "cold", "--searcher", "race", "--q-temperature", "0", *TINY) == 2
+    err = capsys.readouterr().err
+    assert "--searcher is one of puct, race" in err and "--q-temperature must be above 0" in err
+
+
+def test_the_race_target_weighs_options_by_their_margins() -> None:
+    target = race_target(np.array([1.0, 0.0, 1.0, -3.0]), 0.5)
+    assert target.sum() == pytest.approx(1.0)
+    assert target[0] == pytest.approx(target[2])  # not told apart: shared
+    assert target[1] / target[0] == pytest.approx(np.exp(-2.0))  # a head behind at 0.5
+    assert target[3] < 1e-3
+    # Far apart means stay finite (the best is shifted to 0 first).
+    assert np.isfinite(race_target(np.array([500.0, -500.0]), 0.01)).all()
 
 
 def test_the_gradients_are_the_losses() -> None:
