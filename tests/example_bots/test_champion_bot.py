@@ -177,7 +177,7 @@ def test_it_plays_a_real_match_through_the_referee() -> None:
     )  # fmt: skip
     assert played.returncode == 0, played.stderr
     result = json.loads(played.stdout)
-    assert result["bots"][0] == "champion_bot@0.2"
+    assert result["bots"][0] == f"champion_bot@{ChampionBot.version}"
     assert result["faults"] == []
     assert len(result["scores"]) == 3
 
