@@ -6,9 +6,11 @@ view (:mod:`example_bots.champion_bot.features`), the network (:mod:`.net`, nump
 weights in ``weights.npz`` beside this file) gives a prior over the options, and the
 search (:mod:`.search`) spends 75% of the decision's deadline on playouts in which every
 seat plays the network's choice (:mod:`.playouts`; with less than
-:data:`NET_MIN_SEARCH_S` to search, the faster greedy playouts). A card pick is a race
-(:func:`.search.race`: all options on the same deals, the clearly worse dropped); a row
-choice is searched with the prior guiding the visits (:func:`.search.search`).
+:data:`NET_MIN_SEARCH_S` to search, the faster greedy playouts), the prior guiding the
+visits (:func:`.search.search`). With ``racing`` a card pick is a race instead
+(:func:`.search.race`: all options on the same deals, the clearly worse dropped); it
+follows the network's model of the players more closely and played worse against
+``mc:64`` (the README's "Measured"), so it is off.
 With ``search=False`` it plays the network's most likely option at once (the training
 pipeline's evaluation does). Where there are no weights, and in every other variant and
 family (6nimmt-tactics, -logic, -pro, X nimmt!, 11 nimmt!, Hornochsen!), it plays as
@@ -67,7 +69,7 @@ class ChampionBot(Bot):
     playout_policy = "net"  # every seat's policy in the playouts: net, greedy or rules
     search_games = SEARCH_GAMES  # playouts per visit
     goal = "margin"  # what a playout is worth: "margin", "win" or "own" (montecarlo_bot.value)
-    racing = True  # card picks: the race (search.race); else, and row choices, the PUCT search
+    racing = False  # card picks by the race (search.race); else, and row choices: PUCT
     race_deals = 32  # the race's first round: deals per option
 
     def __init__(self, net: Net | None = None, *, search: bool = True) -> None:

@@ -11,12 +11,14 @@ import time
 import numpy as np
 import pytest
 
-from example_bots.champion_bot.bot import shipped_net
+from example_bots.champion_bot.bot import ChampionBot, shipped_net
 from example_bots.champion_bot.net import Net, initial
 from example_bots.champion_bot.playouts import net_playouts
 from example_bots.champion_bot.search import RACE_MIN_DEALS, race
 from example_bots.montecarlo_bot.sixnimmt import pick_simulation, simulation
-from sdk import DecisionKind, SixNimmtView
+from example_bots.rules_bot.bot import RulesBot
+from sdk import DecisionKind, SixNimmtView, play_local
+from sdk.bot import Bot
 from sdk.game.sixnimmt import SixNimmtState, new_game
 
 TAKE_ROW = DecisionKind.TAKE_ROW
@@ -102,3 +104,13 @@ def test_the_race_keeps_its_clock() -> None:
     timed = race(view, options, prior, random.Random(1), deals=2, stop=10.0,
                  timer=lambda: next(readings))  # fmt: skip
     assert timed.visits.tolist() == [4.0] * len(options)
+
+
+@pytest.mark.parametrize("players", [3, 10])
+def test_the_bot_racing_plays_legally_within_its_clock(players: int) -> None:
+    champion = ChampionBot(the_net())
+    champion.racing = True
+    bots: list[Bot] = [champion] + [RulesBot() for _ in range(players - 1)]
+    result = play_local("6nimmt:rounds=1", bots, seed=players, decision_ms=500, clock=True)
+    assert champion.own and result.state.is_terminal()
+    assert result.faults == (0,) * players
