@@ -142,6 +142,17 @@ Picker = Callable[[Batch, IntArray, IntArray, np.random.Generator], IntArray]
 PICKERS: dict[str, Picker] = {"greedy": greedy_picks, "rules": rules_like_picks}
 
 
+def picker_maker(policy: str | Callable[[IntArray], Picker]) -> Callable[[IntArray], Picker]:
+    """The playouts' policy for a batch's determinized hands (k, n, H): a named one
+    (:data:`PICKERS`; an unknown name is refused at once) or a maker of a stateful one."""
+    if not isinstance(policy, str):
+        return policy
+    if policy not in PICKERS:
+        raise ValueError(f"no playout policy {policy!r}; one of {', '.join(PICKERS)}")
+    picker = PICKERS[policy]
+    return lambda hands: picker
+
+
 def play_out(
     state: SixNimmtState,
     k: int,
@@ -204,8 +215,7 @@ def simulation(
     (:func:`rules_like_picks`), or a function that makes the policy for a batch of
     playouts from its determinized hands (k, n, H), for a policy that keeps state.
     """
-    if isinstance(policy, str) and policy not in PICKERS:
-        raise ValueError(f"no playout policy {policy!r}; one of {', '.join(PICKERS)}")
+    pickers = picker_maker(policy)
     seat = view.header.seat
     kind = view.header.decision
     base = from_view(view, rng)
@@ -226,7 +236,7 @@ def simulation(
             hands = np.zeros((games, state.players, 0), dtype=np.int64)
         else:
             hands = determinized_hands(state, seat, games, generator, public)
-        picks = PICKERS[policy] if isinstance(policy, str) else policy(hands)
+        picks = pickers(hands)
         played = play_out(state, games, hands, seat, first_card, generator, picks)
         scores = played.astype(np.float64)
         return float(value(scores, seat, utility).sum()), games
@@ -251,8 +261,7 @@ def pick_simulation(
     options x deals games, so the batch's fixed cost per turn is paid once. The value is
     per option and deal, for paired comparisons.
     """
-    if isinstance(policy, str) and policy not in PICKERS:
-        raise ValueError(f"no playout policy {policy!r}; one of {', '.join(PICKERS)}")
+    pickers = picker_maker(policy)
     if view.header.decision != DecisionKind.PICK_CARD:
         raise ValueError(f"pick_simulation plays card picks, not {view.header.decision}")
     seat = view.header.seat
@@ -268,7 +277,7 @@ def pick_simulation(
         m = len(indices)
         every = np.tile(hands, (m, 1, 1))  # option-major: option i's deal d is i * deals + d
         first = np.repeat(cards[list(indices)], deals)
-        picks = PICKERS[policy] if isinstance(policy, str) else policy(every)
+        picks = pickers(every)
         played = play_out(base, m * deals, every, seat, first, generator, picks)
         values: FloatArray = value(played.astype(np.float64), seat, utility).reshape(m, deals)
         return values
