@@ -43,6 +43,13 @@ search's visits. Its target is the softmax of the options' mean margins over
 its weight, options the race could not tell apart share it. The exploring decisions
 sample that target. Row choices are labelled by the PUCT search either way.
 
+``--others rules_bot mc start --others-share 0.5`` seats other players at the self-play
+tables (:mod:`.others`): in each game one seat is the network's and every other seat is,
+with that chance, one of the named players (the rule-based bot, an ``mc:64``-style flat
+Monte Carlo search, or the raw policy of the ``--start-from`` weights). Their decisions
+are not searched and give no samples; the network's seats learn from tables like the ones
+it will meet, not only from tables of itself.
+
 numpy only; CPU; ``--jobs`` worker processes for self-play.
 """
 
@@ -63,7 +70,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args, get_type_hints
 
 import numpy as np
 import numpy.typing as npt
@@ -80,6 +87,7 @@ from example_bots.champion_bot.net import (
     save,
     write_npz,
 )
+from example_bots.champion_bot.others import OTHERS, Player, other_player, seat_players
 from example_bots.champion_bot.playouts import playout_policy
 from example_bots.champion_bot.search import race, search
 from example_bots.random_bot.bot import RandomBot
@@ -112,6 +120,8 @@ class Config:
     searcher: str = "puct"  # card picks' labels: the PUCT search's visits, or the race's means
     race_rounds: int = 8  # the race's rounds per decision (searcher "race")
     q_temperature: float = 0.5  # heads: the race's target is softmax(mean margin / this)
+    others: tuple[str, ...] = ()  # other players a self-play seat may get (others.OTHERS)
+    others_share: float = 0.0  # each seat but one: the chance it is an other player
     noise: float = 0.25  # share of Dirichlet noise in the self-play prior
     dirichlet: float = 0.5
     explore_moves: int = 3  # per seat and game: decisions played by sampling the visits
@@ -169,6 +179,15 @@ def self_play_game(net: Net, config: Config, game_seed: int) -> Data:
     generator = np.random.default_rng(game_seed)
     players = config.players[rng.randrange(len(config.players))]
     state = new_game(VARIANT, players, game_seed, OPTIONS)
+    # Drawn only for a run with other players, so a run without draws as it always did.
+    seated = (
+        seat_players(players, config.others, config.others_share, rng)
+        if config.others
+        else [""] * players
+    )
+    others: dict[int, Player] = {
+        seat: other_player(name, config.start_from) for seat, name in enumerate(seated) if name
+    }
     states: list[Array] = []
     rows: list[Array] = []
     targets: list[Array] = []
@@ -182,6 +201,9 @@ def self_play_game(net: Net, config: Config, game_seed: int) -> Data:
                 continue
             view = state.view(seat)
             assert isinstance(view, SixNimmtView)
+            if seat in others:
+                state.apply(seat, options[others[seat](view, options, rng)])
+                continue
             features, option_rows = encode(view, options)
             prior = net.policy(features, option_rows)
             if config.noise > 0:
@@ -587,11 +609,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, help="self-play worker processes")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     defaults = Config()
+    hints = get_type_hints(Config)
     for f in fields(Config):
         flag = "--" + f.name.replace("_", "-")
         default = getattr(defaults, f.name)
         if isinstance(default, tuple):
-            kind: Any = int if not default or isinstance(default[0], int) else str
+            kind: Any = get_args(hints[f.name])[0]  # tuple[X, ...]: X
             p.add_argument(flag, type=kind, nargs="+", default=None, help=f"default {default}")
         else:
             p.add_argument(flag, type=type(default), default=None, help=f"default {default}")
@@ -644,6 +667,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         if given.get("searcher", "puct") not in SEARCHERS:
             print(f"error: --searcher is one of {', '.join(SEARCHERS)}", file=sys.stderr)
+            return 2
+        unknown = set(given.get("others", ())) - set(OTHERS)
+        if unknown:
+            print(f"error: --others are among {', '.join(OTHERS)}, not {sorted(unknown)}",
+                  file=sys.stderr)  # fmt: skip
+            return 2
+        if not 0 <= given.get("others_share", 0.0) <= 1:
+            print("error: --others-share is a chance, from 0 to 1", file=sys.stderr)
+            return 2
+        if "start" in given.get("others", ()) and not given.get("start_from"):
+            print("error: --others start plays the --start-from weights; give them",
+                  file=sys.stderr)  # fmt: skip
             return 2
         if given.get("q_temperature", 1.0) <= 0 or given.get("race_rounds", 1) < 1:
             bad = "error: --q-temperature must be above 0, --race-rounds 1 or more"
