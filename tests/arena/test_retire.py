@@ -218,12 +218,17 @@ def test_a_retired_upload_waiting_for_its_check_is_never_activated(tmp_path: Pat
         alice = server.author("alice")
         src = tmp_path / "src"
         src.mkdir()
-        slow = upload(server, slow_bot(src, "slowbot", 3), alice)
+        # The slow one's check must outlast two uploads and a retirement on a loaded
+        # machine (3 s did not, once, in a CI run beside two benchmark processes). 8 s, as
+        # the other slow checks here: at 10 s the bot's check no longer passed.
+        slow = upload(server, slow_bot(src, "slowbot", 8), alice)
         queued = upload(server, new_bot(src, "waiting"), alice)
         assert queued["state"] == "queued"
         # Retire the one behind it while it waits, and the slow one while it is checked.
         retired = retire(server, "waiting@0.1", alice)
         assert retired.status_code == 200 and retired.json()["state"] == "retired"
+        ahead = versions(server, "slowbot", alice)["0.1"]["state"]
+        assert ahead in ("queued", "checking"), f"the test's premise failed: slowbot {ahead}"
         deadline = time.monotonic() + WAIT_S
         while versions(server, "slowbot", alice)["0.1"]["state"] == "queued":
             assert time.monotonic() < deadline
