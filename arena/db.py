@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -94,10 +95,16 @@ class Upload:
 
 
 class ArenaDb:
-    """The arena's file (see the module docstring). A context manager."""
+    """The arena's file (see the module docstring). A context manager.
+
+    One connection serves every thread of the server (the event loop and its worker
+    threads); a lock makes each read and each transaction whole, since sqlite3 does not
+    keep two threads' statements on one connection apart.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._lock = threading.RLock()
         path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
@@ -119,6 +126,7 @@ class ArenaDb:
         """Open an existing arena file for reading only (sqlite3.Error if it cannot be)."""
         self = cls.__new__(cls)
         self.path = path
+        self._lock = threading.RLock()
         uri = f"file:{quote(str(path.resolve()))}?mode=ro"
         self.db = sqlite3.connect(uri, uri=True, timeout=30, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
@@ -131,7 +139,8 @@ class ArenaDb:
         return self
 
     def close(self) -> None:
-        self.db.close()
+        with self._lock:
+            self.db.close()
 
     def __enter__(self) -> ArenaDb:
         return self
@@ -141,13 +150,20 @@ class ArenaDb:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+        """One write transaction; no other thread uses the connection meanwhile."""
+        with self._lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+
+    def rows(self, query: str, args: tuple[Any, ...] | list[Any] = ()) -> list[sqlite3.Row]:
+        """Every row of one read, fetched whole under the lock."""
+        with self._lock:
+            return self.db.execute(query, args).fetchall()
 
     # --- authors -----------------------------------------------------------------------
 
@@ -176,7 +192,7 @@ class ArenaDb:
                 raise ArenaDbError(f"no author {name} with a live token")
 
     def authors(self) -> list[dict[str, Any]]:
-        rows = self.db.execute("SELECT name, created_at, revoked_at FROM authors ORDER BY name")
+        rows = self.rows("SELECT name, created_at, revoked_at FROM authors ORDER BY name")
         return [dict(row) for row in rows]
 
     def author_of_token(self, token: str) -> str | None:
@@ -184,7 +200,7 @@ class ArenaDb:
         constant time, whatever matches."""
         wanted = hash_token(token)
         found = None
-        for row in self.db.execute("SELECT name, token_hash FROM authors WHERE revoked_at IS NULL"):
+        for row in self.rows("SELECT name, token_hash FROM authors WHERE revoked_at IS NULL"):
             if hmac.compare_digest(row["token_hash"], wanted):
                 found = row["name"]
         return found
@@ -192,8 +208,8 @@ class ArenaDb:
     # --- bots and uploads --------------------------------------------------------------
 
     def owner(self, bot: str) -> str | None:
-        row = self.db.execute("SELECT author FROM owners WHERE bot = ?", (bot,)).fetchone()
-        return None if row is None else str(row["author"])
+        rows = self.rows("SELECT author FROM owners WHERE bot = ?", (bot,))
+        return str(rows[0]["author"]) if rows else None
 
     def add_upload(self, author: str, bot: str, version: str, tree_hash: str, folder: str) -> int:
         """Record an accepted upload as queued, claiming the name for `author` if it is
@@ -218,13 +234,18 @@ class ArenaDb:
             query, args = query + " AND bot = ?", [*args, bot]
         if state is not None:
             query, args = query + " AND state = ?", [*args, state]
-        return [Upload(**dict(row)) for row in self.db.execute(query + " ORDER BY id", args)]
+        return [Upload(**dict(row)) for row in self.rows(query + " ORDER BY id", args)]
 
     def waiting(self) -> int:
-        row = self.db.execute(
-            "SELECT COUNT(*) FROM uploads WHERE state IN ('queued', 'checking')"
-        ).fetchone()
-        return int(row[0])
+        return sum(self.state_counts().values())
+
+    def state_counts(self) -> dict[str, int]:
+        """How many uploads are ``queued`` and how many ``checking`` (both keys always)."""
+        rows = self.rows(
+            "SELECT state, COUNT(*) FROM uploads WHERE state IN ('queued', 'checking')"
+            " GROUP BY state"
+        )
+        return {"queued": 0, "checking": 0} | {str(state): int(n) for state, n in rows}
 
     def take_next(self) -> Upload | None:
         """The oldest queued upload, now ``checking`` with its attempt counted."""
@@ -242,7 +263,7 @@ class ArenaDb:
         return self.uploads_by_id(int(row["id"]))
 
     def uploads_by_id(self, upload_id: int) -> Upload:
-        row = self.db.execute("SELECT * FROM uploads WHERE id = ?", (upload_id,)).fetchone()
+        (row,) = self.rows("SELECT * FROM uploads WHERE id = ?", (upload_id,))
         return Upload(**dict(row))
 
     def requeue_unfinished(self) -> int:

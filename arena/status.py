@@ -83,14 +83,10 @@ def _uploads(arena: ArenaConfig) -> dict[str, int]:
         return {}
     try:
         with ArenaDb.open_readonly(path) as db:
-            rows = db.db.execute(
-                "SELECT state, COUNT(*) FROM uploads WHERE state IN ('queued', 'checking')"
-                " GROUP BY state"
-            ).fetchall()
+            counts = db.state_counts()
     except sqlite3.Error as error:
         raise ArenaStatusError(f"{path}: cannot read the arena's file ({error})") from None
-    counts = {str(state): int(n) for state, n in rows}
-    queued, checking = counts.get("queued", 0), counts.get("checking", 0)
+    queued, checking = counts["queued"], counts["checking"]
     return {
         "uploads_waiting": queued + checking,
         "uploads_queued": queued,

@@ -7,8 +7,8 @@ import asyncio
 import copy
 import gzip
 import json
-import os
 import subprocess
+import sys
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -105,19 +105,34 @@ def test_the_good_replay_loads_and_re_simulates(good: Json, tmp_path: Path) -> N
         assert verify(replay.load(tmp_path / name)) == good["result"]["scores"]
 
 
+# A command's own peak memory. Linux carries the high-water mark of the memory a process
+# replaced over exec(), and subprocess starts a child by vfork, in the parent's memory: a
+# child of a pytest worker that holds 400 MiB reports at least 400 MiB whatever it does
+# (seen in CI). This small Python process starts the command and reports its peak
+# instead, so the command inherits only this process's few MiB.
+PEAK_RUNNER = """
+import os, subprocess, sys
+process = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(process.pid, 0)
+with open(sys.argv[1], "w") as peak:
+    peak.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def bullring_replay(
     file: Path, *args: str, command: str = "replay"
 ) -> tuple[subprocess.CompletedProcess[str], int]:
     """`bullring replay FILE` (or `command`, with `args` after FILE), and the most memory
     it held (its peak RSS, in MiB)."""
     out, err = file.with_name("stdout.txt"), file.with_name("stderr.txt")
+    peak = file.with_name("peak.txt")
     argv = bullring_argv(command, str(file), *args)
     with out.open("w") as stdout, err.open("w") as stderr:
-        process = subprocess.Popen(argv, stdout=stdout, stderr=stderr)
-        _, status, usage = os.wait4(process.pid, 0)  # reaped here, to read its peak memory
-    code = os.waitstatus_to_exitcode(status)
-    done = subprocess.CompletedProcess(process.args, code, out.read_text(), err.read_text())
-    return done, usage.ru_maxrss // 1024
+        runner = [sys.executable, "-I", "-c", PEAK_RUNNER, str(peak), *argv]
+        code = subprocess.run(runner, stdout=stdout, stderr=stderr).returncode
+    done = subprocess.CompletedProcess(argv, code, out.read_text(), err.read_text())
+    return done, int(peak.read_text()) // 1024
 
 
 def gzip_bomb(path: Path, size: int) -> None:
