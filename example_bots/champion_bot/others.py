@@ -63,18 +63,26 @@ def start_player(start_from: str) -> Player:
     return play
 
 
+def other_problem(name: str, start_from: str) -> str | None:
+    """Why `name` cannot play a seat of a run that starts from `start_from` ("" for none):
+    not one of :data:`OTHERS`, or ``start`` without weights. None when it can."""
+    if name not in OTHERS:
+        return f"no other player {name!r}; one of {', '.join(OTHERS)}"
+    if name == "start" and not start_from:
+        return "the 'start' player needs --start-from weights"
+    return None
+
+
 def other_player(name: str, start_from: str) -> Player:
-    """The player called `name` (one of :data:`OTHERS`); a ValueError for another name,
-    or for ``start`` without weights to start from."""
+    """The player called `name`; a ValueError where :func:`other_problem` says why not."""
+    problem = other_problem(name, start_from)
+    if problem is not None:
+        raise ValueError(problem)
     if name == "rules_bot":
         return rules_player
     if name == "mc":
         return mc_player
-    if name == "start":
-        if not start_from:
-            raise ValueError("the 'start' player needs --start-from weights")
-        return start_player(start_from)
-    raise ValueError(f"no other player {name!r}; one of {', '.join(OTHERS)}")
+    return start_player(start_from)
 
 
 def seat_players(players: int, others: Sequence[str], share: float, rng: random.Random

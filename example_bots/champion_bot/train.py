@@ -87,7 +87,7 @@ from example_bots.champion_bot.net import (
     save,
     write_npz,
 )
-from example_bots.champion_bot.others import OTHERS, Player, other_player, seat_players
+from example_bots.champion_bot.others import Player, other_player, other_problem, seat_players
 from example_bots.champion_bot.playouts import playout_policy
 from example_bots.champion_bot.search import race, search
 from example_bots.random_bot.bot import RandomBot
@@ -621,6 +621,27 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def settings_problem(given: dict[str, Any]) -> str | None:
+    """Why a new run cannot use the settings given on its command line (one line), or
+    None. The weights of --start-from are checked when they are read (:func:`new_run`)."""
+    unknown = set(given.get("eval_opponents", ())) - set(OPPONENTS)
+    if unknown:
+        return f"unknown opponents {sorted(unknown)}"
+    if given.get("playouts", "greedy") not in PLAYOUTS:
+        return f"--playouts is one of {', '.join(PLAYOUTS)}"
+    if given.get("searcher", "puct") not in SEARCHERS:
+        return f"--searcher is one of {', '.join(SEARCHERS)}"
+    for name in given.get("others", ()):
+        problem = other_problem(name, given.get("start_from", ""))
+        if problem is not None:
+            return f"--others: {problem}"
+    if not 0 <= given.get("others_share", 0.0) <= 1:
+        return "--others-share is a chance, from 0 to 1"
+    if given.get("q_temperature", 1.0) <= 0 or given.get("race_rounds", 1) < 1:
+        return "--q-temperature must be above 0, --race-rounds 1 or more"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     out: Path = args.out
@@ -636,6 +657,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.quiet:
             print(line, flush=True)
 
+    fresh: Run | None = None
+    if not args.resume:  # checked before the folder is made: a refusal leaves nothing
+        problem = settings_problem(given)
+        if problem is None:
+            try:
+                fresh = new_run(Config(**given), command)
+            except (OSError, ValueError) as bad:
+                problem = f"--start-from: {bad}"
+        if problem is not None:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
+    elif not (out / CHECKPOINT).exists():
+        print(f"error: no checkpoint in {out} to resume", file=sys.stderr)
+        return 2
     out.mkdir(parents=True, exist_ok=True)
     lock = (out / ".lock").open("w")
     try:
@@ -643,10 +678,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BlockingIOError:
         print(f"error: another run is using {out}", file=sys.stderr)
         return 2
-    if args.resume:
-        if not (out / CHECKPOINT).exists():
-            print(f"error: no checkpoint in {out} to resume", file=sys.stderr)
-            return 2
+    if fresh is None:
         run = load_checkpoint(out)
         changed = {k: v for k, v in given.items() if getattr(run.config, k) != v}
         if changed:
@@ -658,37 +690,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if (out / CHECKPOINT).exists():
             print(f"error: {out} holds a run; pass --resume to go on", file=sys.stderr)
             return 2
-        unknown = set(given.get("eval_opponents", ())) - set(OPPONENTS)
-        if unknown:
-            print(f"error: unknown opponents {sorted(unknown)}", file=sys.stderr)
-            return 2
-        if given.get("playouts", "greedy") not in PLAYOUTS:
-            print(f"error: --playouts is one of {', '.join(PLAYOUTS)}", file=sys.stderr)
-            return 2
-        if given.get("searcher", "puct") not in SEARCHERS:
-            print(f"error: --searcher is one of {', '.join(SEARCHERS)}", file=sys.stderr)
-            return 2
-        unknown = set(given.get("others", ())) - set(OTHERS)
-        if unknown:
-            print(f"error: --others are among {', '.join(OTHERS)}, not {sorted(unknown)}",
-                  file=sys.stderr)  # fmt: skip
-            return 2
-        if not 0 <= given.get("others_share", 0.0) <= 1:
-            print("error: --others-share is a chance, from 0 to 1", file=sys.stderr)
-            return 2
-        if "start" in given.get("others", ()) and not given.get("start_from"):
-            print("error: --others start plays the --start-from weights; give them",
-                  file=sys.stderr)  # fmt: skip
-            return 2
-        if given.get("q_temperature", 1.0) <= 0 or given.get("race_rounds", 1) < 1:
-            bad = "error: --q-temperature must be above 0, --race-rounds 1 or more"
-            print(bad, file=sys.stderr)
-            return 2
-        try:
-            run = new_run(Config(**given), command)
-        except (OSError, ValueError) as bad:
-            print(f"error: --start-from: {bad}", file=sys.stderr)
-            return 2
+        run = fresh
         (out / "config.json").write_text(json.dumps(asdict(run.config), indent=1) + "\n")
         initial_eval(run, out, log)
     earlier_sigterm = signal.signal(signal.SIGTERM, _terminated)

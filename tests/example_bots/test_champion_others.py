@@ -110,5 +110,7 @@ def test_a_mixed_run_is_seeded_recorded_and_learns_only_at_the_networks_seats(
                  *TINY]) == 2  # fmt: skip
     assert main(["--out", str(tmp_path / "c"), "--others", "start", *TINY]) == 2
     err = capsys.readouterr().err
-    assert "--others are among rules_bot, mc, start, not ['winner_bot']" in err
-    assert "--others-share is a chance" in err and "--others start plays the --start-from" in err
+    assert "error: --others: no other player 'winner_bot'; one of rules_bot, mc, start" in err
+    assert "--others-share is a chance" in err
+    assert "error: --others: the 'start' player needs --start-from weights" in err
+    assert not any((tmp_path / name).exists() for name in "abc")  # a refusal leaves nothing

@@ -76,6 +76,7 @@ def test_a_resumed_run_ends_as_an_uninterrupted_one(tmp_path: Path) -> None:
 def test_it_refuses_to_mix_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
     assert train(out, "--resume", *TINY) == 2  # nothing to resume
+    assert not out.exists()  # and no folder made for it
     assert train(out, "--iterations", "0", *TINY) == 0  # the untrained network's record only
     assert [m["iteration"] for m in metrics(out)] == [0]
     assert train(out, "--iterations", "0", *TINY) == 2  # a run is there: --resume
@@ -114,6 +115,7 @@ def test_a_run_starts_from_given_weights_and_plays_out_with_the_network(
     assert train(tmp_path / "gone", "--start-from", str(tmp_path / "none.npz"), *TINY) == 2
     wider = ["--start-from", str(start), "--policy-hidden", "8", *TINY]
     assert train(tmp_path / "wider", *wider) == 2
+    assert not any((tmp_path / name).exists() for name in ("bad", "gone", "wider"))
     err = capsys.readouterr().err
     assert "--playouts is one of greedy, rules, net" in err
     assert err.count("error: --start-from:") == 2 and "has layers" in err
