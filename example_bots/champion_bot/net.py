@@ -48,7 +48,7 @@ class Net:
     def logits(self, state: Array, options: Array) -> Array:
         """One logit per option row: ``options`` (m, OPTION_SIZE), ``state`` (STATE_SIZE,)."""
         x = np.concatenate([np.broadcast_to(state, (len(options), len(state))), options], axis=1)
-        out = _forward(self.params, "p", len(self.policy_sizes) - 1, x)[-1]
+        out = forward(self.params, "p", len(self.policy_sizes) - 1, x)[-1]
         return np.asarray(out[:, 0])
 
     def pick_logits(self, state: Array, options: Array) -> npt.NDArray[np.float32]:
@@ -84,9 +84,14 @@ class Net:
             }
         return self._policy32
 
+    def params_changed(self) -> None:
+        """Drop the float32 copy of the policy (a trainer that changes the parameters in
+        place between games calls this)."""
+        self._policy32 = None
+
     def value(self, state: Array) -> float:
         """The predicted margin over the table, in units of 10 heads."""
-        out = _forward(self.params, "v", len(self.value_sizes) - 1, state[None, :])[-1]
+        out = forward(self.params, "v", len(self.value_sizes) - 1, state[None, :])[-1]
         return float(out[0, 0])
 
     def policy(self, state: Array, options: Array) -> Array:
@@ -118,7 +123,7 @@ def initial(
     return Net(params, policy_sizes, value_sizes)
 
 
-def _forward(params: Params, prefix: str, layers: int, x: Array) -> list[Array]:
+def forward(params: Params, prefix: str, layers: int, x: Array) -> list[Array]:
     """Every layer's output, the input first (ReLU between layers, the last linear)."""
     outs = [x]
     for layer in range(layers):
@@ -129,7 +134,7 @@ def _forward(params: Params, prefix: str, layers: int, x: Array) -> list[Array]:
     return outs
 
 
-def _backward(
+def backward(
     params: Params, prefix: str, outs: list[Array], grad_out: Array, grads: Params
 ) -> None:
     """Accumulate the gradients of the layers of `prefix` from d(loss)/d(output)."""
@@ -161,7 +166,7 @@ def loss_and_gradients(
     b, m, _ = batch.options.shape
     state_in = np.broadcast_to(batch.state[:, None, :], (b, m, batch.state.shape[1]))
     x = np.concatenate([state_in, batch.options], axis=2).reshape(b * m, -1)
-    p_outs = _forward(net.params, "p", len(net.policy_sizes) - 1, x)
+    p_outs = forward(net.params, "p", len(net.policy_sizes) - 1, x)
     logits = np.where(batch.mask, p_outs[-1].reshape(b, m), -np.inf)
     logits = logits - logits.max(axis=1, keepdims=True)
     log_p = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
@@ -171,11 +176,11 @@ def loss_and_gradients(
     entropy = float(-(p * safe_log_p).sum() / b)
     grad_logits = np.where(batch.mask, p - batch.target, 0.0) / b
     grads: Params = {}
-    _backward(net.params, "p", p_outs, grad_logits.reshape(b * m, 1), grads)
-    v_outs = _forward(net.params, "v", len(net.value_sizes) - 1, batch.state)
+    backward(net.params, "p", p_outs, grad_logits.reshape(b * m, 1), grads)
+    v_outs = forward(net.params, "v", len(net.value_sizes) - 1, batch.state)
     error = v_outs[-1][:, 0] - batch.value
     value_loss = float((error**2).mean())
-    _backward(net.params, "v", v_outs, (value_weight * 2.0 * error / b)[:, None], grads)
+    backward(net.params, "v", v_outs, (value_weight * 2.0 * error / b)[:, None], grads)
     losses = {"policy": policy_loss, "value": value_loss, "entropy": entropy}
     return losses, grads
 

@@ -336,16 +336,17 @@ class Adam:
             {k: np.zeros_like(p) for k, p in net.params.items()},
         )
 
-    def step(self, net: Net, grads: dict[str, Array], config: Config) -> None:
+    def step(self, net: Net, grads: dict[str, Array], *, lr: float, weight_decay: float) -> None:
+        """One step on `net`'s parameters, in place."""
         self.steps += 1
         beta1, beta2 = 0.9, 0.999
         for key, param in net.params.items():
-            g = grads[key] + config.weight_decay * param
+            g = grads[key] + weight_decay * param
             self.m[key] = beta1 * self.m[key] + (1 - beta1) * g
             self.v[key] = beta2 * self.v[key] + (1 - beta2) * g * g
             m_hat = self.m[key] / (1 - beta1**self.steps)
             v_hat = self.v[key] / (1 - beta2**self.steps)
-            param -= config.lr * m_hat / (np.sqrt(v_hat) + 1e-8)
+            param -= lr * m_hat / (np.sqrt(v_hat) + 1e-8)
 
 
 def train(net: Net, adam: Adam, data: Data, config: Config, iteration: int) -> dict[str, float]:
@@ -365,7 +366,7 @@ def train(net: Net, adam: Adam, data: Data, config: Config, iteration: int) -> d
             data["value"][index],
         )
         losses, grads = loss_and_gradients(net, batch, config.value_weight)
-        adam.step(net, grads, config)
+        adam.step(net, grads, lr=config.lr, weight_decay=config.weight_decay)
         for key in totals:
             totals[key] += losses[key] / config.train_steps
     return totals

@@ -1,0 +1,476 @@
+"""Policy-gradient fine-tuning of the champion's network on the batch simulator.
+
+Expert iteration (:mod:`.train`) labels every decision with a search, about a second of
+CPU each: a run sees about a thousand games an hour. This stage plays whole games of
+one-round 6 nimmt! on the numpy batch simulator instead (:class:`sdk.game.sixnimmt.batch.Batch`),
+``--games`` at once, every seat sampling the network's policy over its cards
+(temperature 1), and follows the policy gradient (REINFORCE): each card pick's
+log-probability moves by its *advantage*, the seat's final margin over the table (the
+others' mean heads minus its own) less the value head's prediction at that pick. The
+value head learns that margin (squared error, ``--value-weight``); a small entropy bonus
+(``--entropy``) keeps the policy from collapsing early. One update is one batch of games
+and one Adam step: about two seconds for 2,048 games at 4 seats, so a run sees a million
+games in about half an hour.
+
+Row choices are left to the simulator (the cheapest row), so only card picks learn.
+Every ``--eval-every`` updates the network's most likely card (as the raw policy plays)
+sits against three of the ``--start-from`` network, on ``--eval-games`` games of the
+batch simulator: the curve (``curve.png``) shows that win share.
+
+A run is seeded (each update's games come from ``--seed`` and its number) and resumable:
+``checkpoint.npz`` holds the network, Adam's moments and the log after every update that
+saves (``--save-every``), and ``--resume`` goes on from it. ``weights.npz`` and
+``weights-NNNN.npz`` record how they were made (``meta``), as :mod:`.train` does.
+
+    python -m example_bots.champion_bot.finetune --out runs/finetune \\
+        --start-from example_bots/champion_bot/weights.npz --updates 350 --games 2048 \\
+        --lr 2e-4 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import json
+import math
+import shlex
+import signal
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from example_bots.champion_bot.batch_features import encode_picks
+from example_bots.champion_bot.curve import draw
+from example_bots.champion_bot.features import Array
+from example_bots.champion_bot.net import Net, Params, backward, forward, load, save, write_npz
+from example_bots.champion_bot.train import Adam
+from example_bots.montecarlo_bot.sixnimmt import GreedyDraws, value
+from sdk import new_game
+from sdk.game.sixnimmt import SixNimmtState
+from sdk.game.sixnimmt.batch import Batch, IntArray
+from sdk.stats import wilson
+
+CHECKPOINT = "checkpoint.npz"
+VARIANT = "6nimmt"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a fine-tuning run is made of (``config.json``, and every weights file's meta)."""
+
+    start_from: str = ""  # the network to fine-tune (required)
+    seed: int = 1
+    games: int = 2048  # games an update
+    players: tuple[int, ...] = (2, 3, 4, 4, 4, 4, 5, 6)  # each update draws its count
+    lr: float = 2e-4
+    weight_decay: float = 0.0
+    entropy: float = 0.01
+    value_weight: float = 0.5
+    save_every: int = 25  # updates between checkpoints (and weights-NNNN.npz)
+    eval_every: int = 25  # updates between evaluations (0: none)
+    eval_games: int = 4000
+    eval_players: int = 4
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of a batch, for every seat of every game (rows: game-major)."""
+
+    state: Array  # (games * players, STATE_SIZE)
+    options: Array  # (games * players, cards, OPTION_SIZE)
+    chosen: IntArray  # (games * players,)
+
+
+@dataclass
+class Run:
+    settings: Settings
+    net: Net
+    adam: Adam
+    start: Net  # the evaluation's opponent
+    update: int = 0
+    metrics: list[dict[str, Any]] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    games: int = 0
+
+
+def play_games(
+    net: Net,
+    players: int,
+    games: int,
+    generator: np.random.Generator,
+    *,
+    sample: bool = True,
+    opponent: Net | None = None,
+) -> tuple[list[Turn], Array]:
+    """`games` one-round games at `players` seats on the batch simulator; every turn's
+    encoded picks (every seat's) and the final scores (games, players).
+
+    Every seat samples `net`'s policy (without `sample`: plays its most likely card); with
+    an `opponent`, every seat but seat 0 plays the opponent's choice instead.
+    """
+    state0 = new_game(VARIANT, players, 0, {"rounds": "1"})
+    assert isinstance(state0, SixNimmtState)
+    highest = state0.rules.highest
+    draws = GreedyDraws(generator)
+    batch = Batch(state0, games, draws)
+    draws.batch = batch
+    every = np.arange(games)
+    hands = batch.new_round(every, 1)
+    batch.scores[:] = 0
+    undealt = np.ones((games, highest + 1), dtype=bool)
+    undealt[:, 0] = False
+    np.put_along_axis(undealt, hands.reshape(games, -1), False, axis=1)
+    np.put_along_axis(undealt, batch.last, False, axis=1)
+    turns = []
+    for turn in range(hands.shape[2]):
+        cards = hands.shape[2] - turn
+        slot_of = np.argsort(hands == 0, axis=2, kind="stable")[:, :, :cards]
+        held = np.take_along_axis(hands, slot_of, axis=2)
+        state, options = encode_picks(
+            batch.last, batch.length, batch.heads, held, undealt, batch.scores, batch.scores,
+            highest=highest, one_round=True,
+        )  # fmt: skip
+        logits = net.pick_logits(state, options)
+        if opponent is not None:
+            logits[:, 1:] = opponent.pick_logits(state[:, 1:], options[:, 1:])
+        if sample:
+            logits = logits + generator.gumbel(size=logits.shape).astype(np.float32)
+        chosen = logits.argmax(axis=2)
+        turns.append(
+            Turn(state.reshape(games * players, -1), options.reshape(games * players, cards, -1),
+                 chosen.reshape(-1))
+        )  # fmt: skip
+        slots = np.take_along_axis(slot_of, chosen[:, :, None], axis=2)
+        played = np.take_along_axis(hands, slots, axis=2)
+        np.put_along_axis(hands, slots, 0, axis=2)
+        batch.play_turns(every, played)
+    return turns, batch.scores.astype(np.float64)
+
+
+def margins(scores: Array) -> Array:
+    """Every seat's margin over the table (games, players): the others' mean heads less
+    its own."""
+    return np.stack([value(scores, seat, "margin") for seat in range(scores.shape[1])], axis=1)
+
+
+def gradients(
+    net: Net, turns: Sequence[Turn], margin: Array, *, entropy: float, value_weight: float
+) -> tuple[dict[str, float], Params]:
+    """The gradient of the surrogate loss, a mean over every pick of every turn:
+    ``-A * log p(chosen) - entropy * H(p) + value_weight * (v - m)^2``, where ``m`` is the
+    seat's final margin (games, players) in units of 10 heads, ``v`` the value head's
+    prediction and ``A = m - v`` the advantage (held fixed); and the means of the entropy,
+    the value's squared error and |A|."""
+    target = margin.reshape(-1) / 10.0
+    count = len(target) * len(turns)
+    p_layers, v_layers = len(net.policy_sizes) - 1, len(net.value_sizes) - 1
+    grads = {key: np.zeros_like(param) for key, param in net.params.items()}
+    stats = {"entropy": 0.0, "value_loss": 0.0, "advantage": 0.0}
+    for turn in turns:
+        b, cards, _ = turn.options.shape
+        state_in = np.broadcast_to(turn.state[:, None, :], (b, cards, turn.state.shape[1]))
+        x = np.concatenate([state_in, turn.options], axis=2).reshape(b * cards, -1)
+        p_outs = forward(net.params, "p", p_layers, x)
+        z = p_outs[-1].reshape(b, cards)
+        z = z - z.max(axis=1, keepdims=True)
+        log_p = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        p = np.exp(log_p)
+        h = -(p * log_p).sum(axis=1)
+        v_outs = forward(net.params, "v", v_layers, turn.state)
+        predicted = v_outs[-1][:, 0]
+        advantage = target - predicted
+        chosen = np.zeros_like(p)
+        chosen[np.arange(b), turn.chosen] = 1.0
+        grad_z = advantage[:, None] * (p - chosen) + entropy * p * (log_p + h[:, None])
+        part: Params = {}
+        backward(net.params, "p", p_outs, (grad_z / count).reshape(b * cards, 1), part)
+        error = predicted - target
+        backward(net.params, "v", v_outs, (value_weight * 2.0 * error / count)[:, None], part)
+        for key, g in part.items():
+            grads[key] += g
+        stats["entropy"] += float(h.sum()) / count
+        stats["value_loss"] += float((error**2).sum()) / count
+        stats["advantage"] += float(np.abs(advantage).sum()) / count
+    return stats, grads
+
+
+def evaluate(net: Net, opponent: Net, players: int, games: int, seed: int) -> dict[str, Any]:
+    """`net`'s most likely card in seat 0 against `opponent`'s in every other seat, on
+    `games` batch games drawn from `seed`: its win share (ties shared) with a 95% Wilson
+    interval, and the heads a game each side took."""
+    generator = np.random.default_rng(seed)
+    _, scores = play_games(net, players, games, generator, sample=False, opponent=opponent)
+    fewest = scores.min(axis=1)
+    share = np.where(scores[:, 0] == fewest, 1.0 / (scores == fewest[:, None]).sum(axis=1), 0.0)
+    wins = float(share.sum())
+    low, high = wilson(wins, games)
+    return {
+        "games": games,
+        "win_rate": wins / games,
+        "low": low,
+        "high": high,
+        "heads": float(scores[:, 0].mean()),
+        "opponent_heads": float(scores[:, 1:].mean()),
+    }
+
+
+def update(run: Run) -> dict[str, Any]:
+    """One update: a batch of games, one Adam step; its record for the log."""
+    settings = run.settings
+    run.update += 1
+    generator = np.random.default_rng(np.random.SeedSequence([settings.seed, run.update]))
+    # One count needs no draw (so a run at one count plays the same games as before).
+    counts = settings.players
+    players = counts[0] if len(counts) == 1 else int(generator.choice(counts))
+    run.net.params_changed()
+    turns, scores = play_games(run.net, players, settings.games, generator)
+    stats, grads = gradients(
+        run.net, turns, margins(scores), entropy=settings.entropy,
+        value_weight=settings.value_weight,
+    )  # fmt: skip
+    run.adam.step(run.net, grads, lr=settings.lr, weight_decay=settings.weight_decay)
+    run.net.params_changed()
+    run.games += settings.games
+    record: dict[str, Any] = {"update": run.update, "players": players, "games": run.games}
+    record |= {key: round(figure, 5) for key, figure in stats.items()}
+    if settings.eval_every > 0 and run.update % settings.eval_every == 0:
+        record["eval"] = {"start": evaluate_start(run)}
+    return record
+
+
+def evaluate_start(run: Run) -> dict[str, Any]:
+    """The curve's figure: the network against three of the network it started from, on
+    the same games every time."""
+    settings = run.settings
+    return evaluate(run.net, run.start, settings.eval_players, settings.eval_games, settings.seed)
+
+
+# --- the run's files -------------------------------------------------------------------
+
+
+def save_checkpoint(run: Run, out: Path) -> None:
+    arrays: dict[str, Any] = {}
+    for key, param in run.net.params.items():
+        arrays[f"net/{key}"] = param
+        arrays[f"adam_m/{key}"] = run.adam.m[key]
+        arrays[f"adam_v/{key}"] = run.adam.v[key]
+    record = {
+        "settings": asdict(run.settings),
+        "update": run.update,
+        "adam_steps": run.adam.steps,
+        "metrics": run.metrics,
+        "commands": run.commands,
+        "seconds": run.seconds,
+        "games": run.games,
+        "policy_sizes": run.net.policy_sizes,
+        "value_sizes": run.net.value_sizes,
+    }
+    arrays["record"] = np.array(json.dumps(record))
+    write_npz(out / CHECKPOINT, arrays)
+
+
+def load_checkpoint(out: Path) -> Run:
+    with np.load(out / CHECKPOINT, allow_pickle=False) as stored:
+        record = json.loads(str(stored["record"]))
+        arrays = {name: np.array(stored[name]) for name in stored.files if name != "record"}
+    given = record["settings"]
+    settings = Settings(**{**given, "players": tuple(given["players"])})
+    params = {key[4:]: param for key, param in arrays.items() if key.startswith("net/")}
+    net = Net(params, tuple(record["policy_sizes"]), tuple(record["value_sizes"]))
+    adam = Adam(
+        {key: arrays[f"adam_m/{key}"] for key in params},
+        {key: arrays[f"adam_v/{key}"] for key in params},
+        record["adam_steps"],
+    )
+    start = load(Path(settings.start_from))
+    return Run(settings, net, adam, start, record["update"], record["metrics"],
+               record["commands"], record["seconds"], record["games"])  # fmt: skip
+
+
+def provenance(run: Run) -> dict[str, object]:
+    """How the current weights were made (stored in every weights file)."""
+    return {
+        "trained_by": "example_bots.champion_bot.finetune",
+        "settings": asdict(run.settings),
+        "start_meta": run.start.meta,
+        "updates": run.update,
+        "games": run.games,
+        "hours": round(run.seconds / 3600, 4),
+        "commands": run.commands,
+    }
+
+
+def write_records(run: Run, out: Path) -> None:
+    """The checkpoint, the weights, the metrics log and the curve."""
+    save_checkpoint(run, out)
+    meta = provenance(run)
+    save(out / "weights.npz", run.net, meta)
+    save(out / f"weights-{run.update:04d}.npz", run.net, meta)
+    temporary = out / "metrics.jsonl.tmp"
+    temporary.write_text("".join(json.dumps(m, sort_keys=True) + "\n" for m in run.metrics))
+    temporary.replace(out / "metrics.jsonl")
+    curve = [{"iteration": m["update"], "eval": m["eval"]} for m in run.metrics if "eval" in m]
+    if curve:
+        draw(curve, out / "curve.png", fair=1 / run.settings.eval_players)
+
+
+# --- the command -----------------------------------------------------------------------
+
+
+class Terminated(Exception):
+    """SIGTERM arrived: stop as on Ctrl-C."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        description=(__doc__ or "").split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--out", type=Path, required=True, help="the run's folder")
+    p.add_argument("--resume", action="store_true", help="go on from --out's checkpoint")
+    p.add_argument("--updates", type=int, default=350, help="stop when this many are done")
+    p.add_argument("--minutes", type=float, default=math.inf, help="stop after about this long")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    defaults = Settings()
+    for f in fields(Settings):
+        flag = "--" + f.name.replace("_", "-")
+        default = getattr(defaults, f.name)
+        if isinstance(default, tuple):
+            p.add_argument(flag, type=int, nargs="+", default=None, help=f"default {default}")
+        else:
+            p.add_argument(flag, type=type(default), default=None, help=f"default {default}")
+    return p
+
+
+def settings_problem(given: dict[str, Any]) -> str | None:
+    """Why a new run cannot use these settings (one line), or None."""
+    if not given.get("start_from"):
+        return "--start-from is needed: the network to fine-tune"
+    if (
+        any(not 2 <= n <= 10 for n in given.get("players", (4,)))
+        or given.get("eval_players", 4) < 2
+    ):
+        return "--players and --eval-players are from 2 to 10"
+    if (
+        given.get("games", 1) < 1
+        or given.get("eval_games", 1) < 1
+        or given.get("save_every", 1) < 1
+    ):
+        return "--games, --eval-games and --save-every are 1 or more"
+    if given.get("lr", 1.0) <= 0:
+        return "--lr must be above 0"
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    out: Path = args.out
+    given: dict[str, Any] = {
+        f.name: tuple(v) if isinstance(v, list) else v
+        for f in fields(Settings)
+        if (v := getattr(args, f.name)) is not None
+    }
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    command = shlex.join(["python", "-m", "example_bots.champion_bot.finetune", *arguments])
+
+    def log(line: str) -> None:
+        if not args.quiet:
+            print(line, flush=True)
+
+    fresh: Run | None = None
+    if not args.resume:  # checked before the folder is made: a refusal leaves nothing
+        problem = settings_problem(given)
+        if problem is None:
+            try:
+                start = load(Path(given["start_from"]))
+            except (OSError, ValueError) as bad:
+                problem = f"--start-from: {bad}"
+            else:
+                net = Net({k: v.copy() for k, v in start.params.items()}, start.policy_sizes,
+                          start.value_sizes)  # fmt: skip
+                fresh = Run(Settings(**given), net, Adam.zeros(net), start, commands=[command])
+        if problem is not None:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
+    elif not (out / CHECKPOINT).exists():
+        print(f"error: no checkpoint in {out} to resume", file=sys.stderr)
+        return 2
+    out.mkdir(parents=True, exist_ok=True)
+    lock = (out / ".lock").open("w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        print(f"error: another run is using {out}", file=sys.stderr)
+        return 2
+    if fresh is None:
+        run = load_checkpoint(out)
+        changed = {k: v for k, v in given.items() if getattr(run.settings, k) != v}
+        if changed:
+            print(f"error: the run was made with other settings: {changed}", file=sys.stderr)
+            return 2
+        run.commands.append(command)
+        log(f"resumed {out} after update {run.update}")
+    else:
+        if (out / CHECKPOINT).exists():
+            print(f"error: {out} holds a run; pass --resume to go on", file=sys.stderr)
+            return 2
+        run = fresh
+        (out / "config.json").write_text(json.dumps(asdict(run.settings), indent=1) + "\n")
+    earlier = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        return _until_done(run, out, args, log)
+    finally:
+        signal.signal(signal.SIGTERM, earlier)
+
+
+def _until_done(run: Run, out: Path, args: argparse.Namespace, log: Any) -> int:
+    deadline = time.monotonic() + args.minutes * 60
+    try:
+        while run.update < args.updates and time.monotonic() < deadline:
+            began = time.monotonic()
+            record = update(run)
+            run.seconds += time.monotonic() - began
+            record["hours"] = round(run.seconds / 3600, 4)
+            run.metrics.append(record)
+            line = (
+                f"update {run.update}: {run.games:,} games  entropy {record['entropy']:.3f}"
+                f"  value loss {record['value_loss']:.3f}"
+            )
+            if "eval" in record:
+                e = record["eval"]["start"]
+                line += (
+                    f"  vs its start: win {e['win_rate']:.1%} [{e['low']:.1%}, {e['high']:.1%}]"
+                    f" heads {e['heads']:.2f}/{e['opponent_heads']:.2f}"
+                )
+            log(line)
+            if run.update % run.settings.save_every == 0:
+                write_records(run, out)
+    except (KeyboardInterrupt, Terminated) as stop:
+        print(f"interrupted: {out / CHECKPOINT} holds update {_saved(out)}; --resume goes on",
+              file=sys.stderr)  # fmt: skip
+        return 143 if isinstance(stop, Terminated) else 130
+    write_records(run, out)
+    log(f"done: {run.update} updates; {out / 'weights.npz'}; {out / 'curve.png'}")
+    return 0
+
+
+def _saved(out: Path) -> int | str:
+    """The update the checkpoint holds ("none" without one)."""
+    if not (out / CHECKPOINT).exists():
+        return "none"
+    with np.load(out / CHECKPOINT, allow_pickle=False) as stored:
+        return int(json.loads(str(stored["record"]))["update"])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
