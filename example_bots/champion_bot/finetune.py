@@ -413,7 +413,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: another run is using {out}", file=sys.stderr)
         return 2
     if fresh is None:
-        run = load_checkpoint(out)
+        try:
+            run = load_checkpoint(out)
+        except (OSError, ValueError) as bad:  # its start moved, or a damaged checkpoint
+            print(f"error: cannot resume {out}: {bad}", file=sys.stderr)
+            return 2
         changed = {k: v for k, v in given.items() if getattr(run.settings, k) != v}
         if changed:
             print(f"error: the run was made with other settings: {changed}", file=sys.stderr)

@@ -103,7 +103,12 @@ def test_it_refuses_what_it_cannot_use_and_leaves_nothing(
     assert finetune(out, "--start-from", str(start), "--updates", "1", *TINY) == 0
     assert finetune(out, "--start-from", str(start), "--updates", "1", *TINY) == 2
     assert finetune(out, "--resume", "--updates", "2", "--games", "8") == 2
+    moved = tmp_path / "moved.npz"
+    start.rename(moved)  # the start it is measured against is gone
+    assert finetune(out, "--resume", "--updates", "2") == 2
+    moved.rename(start)
     err = capsys.readouterr().err
+    assert f"cannot resume {out}" in err
     assert "--start-from is needed" in err and "from 2 to 10" in err and "1 or more" in err
     assert "error: --start-from:" in err and "no checkpoint" in err
     assert "pass --resume" in err and "'games': 8" in err
