@@ -30,15 +30,13 @@ saves (``--save-every``), and ``--resume`` goes on from it. ``weights.npz`` and
 from __future__ import annotations
 
 import argparse
-import fcntl
 import json
 import math
-import shlex
 import signal
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +46,16 @@ from example_bots.champion_bot.batch_features import encode_picks
 from example_bots.champion_bot.curve import draw
 from example_bots.champion_bot.features import Array
 from example_bots.champion_bot.net import Net, Params, backward, forward, load, save, write_npz
+from example_bots.champion_bot.run_folder import (
+    Terminated,
+    add_settings,
+    changed_settings,
+    command_line,
+    given_settings,
+    lock_folder,
+    raise_terminated,
+    write_metrics,
+)
 from example_bots.champion_bot.train import Adam
 from example_bots.montecarlo_bot.sixnimmt import GreedyDraws, value
 from sdk import new_game
@@ -312,23 +320,13 @@ def write_records(run: Run, out: Path) -> None:
     meta = provenance(run)
     save(out / "weights.npz", run.net, meta)
     save(out / f"weights-{run.update:04d}.npz", run.net, meta)
-    temporary = out / "metrics.jsonl.tmp"
-    temporary.write_text("".join(json.dumps(m, sort_keys=True) + "\n" for m in run.metrics))
-    temporary.replace(out / "metrics.jsonl")
+    write_metrics(out, run.metrics)
     curve = [{"iteration": m["update"], "eval": m["eval"]} for m in run.metrics if "eval" in m]
     if curve:
         draw(curve, out / "curve.png", fair=1 / run.settings.eval_players)
 
 
 # --- the command -----------------------------------------------------------------------
-
-
-class Terminated(Exception):
-    """SIGTERM arrived: stop as on Ctrl-C."""
-
-
-def _terminated(signum: int, frame: object) -> None:
-    raise Terminated
 
 
 def parser() -> argparse.ArgumentParser:
@@ -341,14 +339,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--updates", type=int, default=350, help="stop when this many are done")
     p.add_argument("--minutes", type=float, default=math.inf, help="stop after about this long")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
-    defaults = Settings()
-    for f in fields(Settings):
-        flag = "--" + f.name.replace("_", "-")
-        default = getattr(defaults, f.name)
-        if isinstance(default, tuple):
-            p.add_argument(flag, type=int, nargs="+", default=None, help=f"default {default}")
-        else:
-            p.add_argument(flag, type=type(default), default=None, help=f"default {default}")
+    add_settings(p, Settings)
     return p
 
 
@@ -375,13 +366,8 @@ def settings_problem(given: dict[str, Any]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     out: Path = args.out
-    given: dict[str, Any] = {
-        f.name: tuple(v) if isinstance(v, list) else v
-        for f in fields(Settings)
-        if (v := getattr(args, f.name)) is not None
-    }
-    arguments = sys.argv[1:] if argv is None else list(argv)
-    command = shlex.join(["python", "-m", "example_bots.champion_bot.finetune", *arguments])
+    given = given_settings(args, Settings)
+    command = command_line("example_bots.champion_bot.finetune", argv)
 
     def log(line: str) -> None:
         if not args.quiet:
@@ -405,11 +391,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif not (out / CHECKPOINT).exists():
         print(f"error: no checkpoint in {out} to resume", file=sys.stderr)
         return 2
-    out.mkdir(parents=True, exist_ok=True)
-    lock = (out / ".lock").open("w")
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+    lock = lock_folder(out)  # held while this function runs
+    if lock is None:
         print(f"error: another run is using {out}", file=sys.stderr)
         return 2
     if fresh is None:
@@ -418,7 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except (OSError, ValueError) as bad:  # its start moved, or a damaged checkpoint
             print(f"error: cannot resume {out}: {bad}", file=sys.stderr)
             return 2
-        changed = {k: v for k, v in given.items() if getattr(run.settings, k) != v}
+        changed = changed_settings(given, run.settings)
         if changed:
             print(f"error: the run was made with other settings: {changed}", file=sys.stderr)
             return 2
@@ -430,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         run = fresh
         (out / "config.json").write_text(json.dumps(asdict(run.settings), indent=1) + "\n")
-    earlier = signal.signal(signal.SIGTERM, _terminated)
+    earlier = signal.signal(signal.SIGTERM, raise_terminated)
     try:
         return _until_done(run, out, args, log)
     finally:

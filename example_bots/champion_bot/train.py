@@ -57,20 +57,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import fcntl
 import json
 import math
 import multiprocessing
 import os
 import random
-import shlex
 import signal
 import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any, get_args, get_type_hints
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -89,6 +87,16 @@ from example_bots.champion_bot.net import (
 )
 from example_bots.champion_bot.others import Player, other_player, other_problem, seat_players
 from example_bots.champion_bot.playouts import playout_policy
+from example_bots.champion_bot.run_folder import (
+    Terminated,
+    add_settings,
+    changed_settings,
+    command_line,
+    given_settings,
+    lock_folder,
+    raise_terminated,
+    write_metrics,
+)
 from example_bots.champion_bot.search import race, search
 from example_bots.random_bot.bot import RandomBot
 from example_bots.rules_bot.bot import RulesBot
@@ -563,10 +571,7 @@ def write_records(run: Run, out: Path) -> None:
     meta = provenance(run)
     save(out / "weights.npz", run.net, meta)
     save(out / f"weights-{run.iteration:04d}.npz", run.net, meta)
-    lines = "".join(json.dumps(m, sort_keys=True) + "\n" for m in run.metrics)
-    temporary = out / "metrics.jsonl.tmp"
-    temporary.write_text(lines)
-    temporary.replace(out / "metrics.jsonl")
+    write_metrics(out, run.metrics)
     if any("eval" in m for m in run.metrics):
         draw(run.metrics, out / "curve.png", fair=1 / EVAL_SEATS)
 
@@ -585,14 +590,6 @@ def initial_eval(run: Run, out: Path, log: Any) -> None:
         log(f"iteration 0 (untrained): vs {name} win {e['win_rate']:.1%} heads {e['heads']:.2f}")
 
 
-class Terminated(Exception):
-    """SIGTERM arrived: stop as on Ctrl-C."""
-
-
-def _terminated(signum: int, frame: object) -> None:
-    raise Terminated
-
-
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         description=(__doc__ or "").split("\n\n")[0],
@@ -609,16 +606,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--jobs", type=int, default=1, help="self-play worker processes")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
-    defaults = Config()
-    hints = get_type_hints(Config)
-    for f in fields(Config):
-        flag = "--" + f.name.replace("_", "-")
-        default = getattr(defaults, f.name)
-        if isinstance(default, tuple):
-            kind: Any = get_args(hints[f.name])[0]  # tuple[X, ...]: X
-            p.add_argument(flag, type=kind, nargs="+", default=None, help=f"default {default}")
-        else:
-            p.add_argument(flag, type=type(default), default=None, help=f"default {default}")
+    add_settings(p, Config)
     return p
 
 
@@ -646,13 +634,8 @@ def settings_problem(given: dict[str, Any]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     out: Path = args.out
-    given: dict[str, Any] = {
-        f.name: tuple(v) if isinstance(v, list) else v
-        for f in fields(Config)
-        if (v := getattr(args, f.name)) is not None
-    }
-    arguments = sys.argv[1:] if argv is None else list(argv)
-    command = shlex.join(["python", "-m", "example_bots.champion_bot.train", *arguments])
+    given = given_settings(args, Config)
+    command = command_line("example_bots.champion_bot.train", argv)
 
     def log(line: str) -> None:
         if not args.quiet:
@@ -672,16 +655,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif not (out / CHECKPOINT).exists():
         print(f"error: no checkpoint in {out} to resume", file=sys.stderr)
         return 2
-    out.mkdir(parents=True, exist_ok=True)
-    lock = (out / ".lock").open("w")
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+    lock = lock_folder(out)  # held while this function runs
+    if lock is None:
         print(f"error: another run is using {out}", file=sys.stderr)
         return 2
     if fresh is None:
         run = load_checkpoint(out)
-        changed = {k: v for k, v in given.items() if getattr(run.config, k) != v}
+        changed = changed_settings(given, run.config)
         if changed:
             print(f"error: the run was made with other settings: {changed}", file=sys.stderr)
             return 2
@@ -694,7 +674,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         run = fresh
         (out / "config.json").write_text(json.dumps(asdict(run.config), indent=1) + "\n")
         initial_eval(run, out, log)
-    earlier_sigterm = signal.signal(signal.SIGTERM, _terminated)
+    earlier_sigterm = signal.signal(signal.SIGTERM, raise_terminated)
     try:
         return train_until_done(run, out, args, log)
     finally:
