@@ -22,6 +22,7 @@ from example_bots.champion_bot.finetune import (
 )
 from example_bots.champion_bot.net import Net, forward, initial, load, save
 from sdk import play_local
+from tests.example_bots.test_champion_pipeline import assert_central_differences
 
 TINY = ["--games", "16", "--players", "3", "4", "--eval-games", "40", "--eval-every", "2",
         "--save-every", "2", "--quiet"]  # fmt: skip
@@ -144,15 +145,7 @@ def test_the_gradient_is_the_surrogate_loss_s() -> None:
         return total / count
 
     _, grads = gradients(net, turns, margin, entropy=entropy, value_weight=value_weight)
-    for key, param in net.params.items():
-        for index in list(np.ndindex(param.shape))[:5]:
-            saved = param[index]
-            param[index] = saved + 1e-6
-            up = loss()
-            param[index] = saved - 1e-6
-            down = loss()
-            param[index] = saved
-            assert grads[key][index] == pytest.approx((up - down) / 2e-6, rel=1e-4, abs=1e-7)
+    assert_central_differences(net.params, grads, loss)
 
 
 @pytest.mark.parametrize("players", [2, 4, 10])

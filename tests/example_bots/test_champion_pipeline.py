@@ -11,6 +11,7 @@ import struct
 import subprocess
 import sys
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -169,7 +170,15 @@ def test_the_gradients_are_the_losses() -> None:
         return losses["policy"] + 0.7 * losses["value"]
 
     _, grads = loss_and_gradients(net, batch, value_weight=0.7)
-    for key, param in net.params.items():
+    assert_central_differences(net.params, grads, loss)
+
+
+def assert_central_differences(
+    params: dict[str, Any], grads: dict[str, Any], loss: Callable[[], float]
+) -> None:
+    """Each gradient (the first 5 entries of every parameter) is the central difference
+    of `loss`, which reads `params` as they are when it is called."""
+    for key, param in params.items():
         for index in list(np.ndindex(param.shape))[:5]:
             saved = param[index]
             param[index] = saved + 1e-6
