@@ -50,6 +50,7 @@ from example_bots.champion_bot.run_folder import (
     Terminated,
     add_settings,
     changed_settings,
+    checkpoint_record,
     command_line,
     given_settings,
     lock_folder,
@@ -236,7 +237,6 @@ def update(run: Run) -> dict[str, Any]:
     # One count needs no draw (so a run at one count plays the same games as before).
     counts = settings.players
     players = counts[0] if len(counts) == 1 else int(generator.choice(counts))
-    run.net.params_changed()
     turns, scores = play_games(run.net, players, settings.games, generator)
     stats, grads = gradients(
         run.net, turns, margins(scores), entropy=settings.entropy,
@@ -263,11 +263,7 @@ def evaluate_start(run: Run) -> dict[str, Any]:
 
 
 def save_checkpoint(run: Run, out: Path) -> None:
-    arrays: dict[str, Any] = {}
-    for key, param in run.net.params.items():
-        arrays[f"net/{key}"] = param
-        arrays[f"adam_m/{key}"] = run.adam.m[key]
-        arrays[f"adam_v/{key}"] = run.adam.v[key]
+    arrays: dict[str, Any] = dict(run.adam.arrays(run.net))
     record = {
         "settings": asdict(run.settings),
         "update": run.update,
@@ -289,13 +285,7 @@ def load_checkpoint(out: Path) -> Run:
         arrays = {name: np.array(stored[name]) for name in stored.files if name != "record"}
     given = record["settings"]
     settings = Settings(**{**given, "players": tuple(given["players"])})
-    params = {key[4:]: param for key, param in arrays.items() if key.startswith("net/")}
-    net = Net(params, tuple(record["policy_sizes"]), tuple(record["value_sizes"]))
-    adam = Adam(
-        {key: arrays[f"adam_m/{key}"] for key in params},
-        {key: arrays[f"adam_v/{key}"] for key in params},
-        record["adam_steps"],
-    )
+    net, adam = Adam.restore(arrays, record)
     start = load(Path(settings.start_from))
     return Run(settings, net, adam, start, record["update"], record["metrics"],
                record["commands"], record["seconds"], record["games"])  # fmt: skip
@@ -443,7 +433,8 @@ def _until_done(run: Run, out: Path, args: argparse.Namespace, log: Any) -> int:
             if run.update % run.settings.save_every == 0:
                 write_records(run, out)
     except (KeyboardInterrupt, Terminated) as stop:
-        print(f"interrupted: {out / CHECKPOINT} holds update {_saved(out)}; --resume goes on",
+        saved = _saved_update(out)
+        print(f"interrupted: {out / CHECKPOINT} holds update {saved}; --resume goes on",
               file=sys.stderr)  # fmt: skip
         return 143 if isinstance(stop, Terminated) else 130
     write_records(run, out)
@@ -451,12 +442,10 @@ def _until_done(run: Run, out: Path, args: argparse.Namespace, log: Any) -> int:
     return 0
 
 
-def _saved(out: Path) -> int | str:
-    """The update the checkpoint holds ("none" without one)."""
-    if not (out / CHECKPOINT).exists():
-        return "none"
-    with np.load(out / CHECKPOINT, allow_pickle=False) as stored:
-        return int(json.loads(str(stored["record"]))["update"])
+def _saved_update(out: Path) -> int | str:
+    """The update `out`'s checkpoint holds ("none" without one)."""
+    record = checkpoint_record(out / CHECKPOINT)
+    return "none" if record is None else int(record["update"])
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """What the champion's two trainers (:mod:`.train`, :mod:`.finetune`) share about a run:
 its settings as flags, the command line that made it, its folder's lock, its metrics log,
-and SIGTERM taken as an interrupt."""
+its checkpoint's record, and SIGTERM taken as an interrupt."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import IO, Any, get_args, get_type_hints
+
+import numpy as np
 
 
 class Terminated(Exception):
@@ -71,6 +73,16 @@ def lock_folder(out: Path) -> IO[str] | None:
         lock.close()
         return None
     return lock
+
+
+def checkpoint_record(path: Path) -> dict[str, Any] | None:
+    """The JSON record of the checkpoint at `path` (its arrays unread), or None without
+    one."""
+    if not path.exists():
+        return None
+    with np.load(path, allow_pickle=False) as stored:
+        record: dict[str, Any] = json.loads(str(stored["record"]))
+    return record
 
 
 def write_metrics(out: Path, metrics: Sequence[dict[str, Any]]) -> None:

@@ -91,6 +91,7 @@ from example_bots.champion_bot.run_folder import (
     Terminated,
     add_settings,
     changed_settings,
+    checkpoint_record,
     command_line,
     given_settings,
     lock_folder,
@@ -344,6 +345,25 @@ class Adam:
             {k: np.zeros_like(p) for k, p in net.params.items()},
         )
 
+    def arrays(self, net: Net) -> dict[str, Array]:
+        """`net`'s parameters and these moments, named for a checkpoint file."""
+        arrays: dict[str, Array] = {}
+        for key, value in net.params.items():
+            arrays[f"net/{key}"] = value
+            arrays[f"adam_m/{key}"] = self.m[key]
+            arrays[f"adam_v/{key}"] = self.v[key]
+        return arrays
+
+    @classmethod
+    def restore(cls, arrays: dict[str, Array], record: dict[str, Any]) -> tuple[Net, Adam]:
+        """The network and the optimiser a checkpoint holds (:meth:`arrays`, and its
+        record's ``policy_sizes``, ``value_sizes`` and ``adam_steps``)."""
+        params = {k[4:]: v for k, v in arrays.items() if k.startswith("net/")}
+        net = Net(params, tuple(record["policy_sizes"]), tuple(record["value_sizes"]))
+        moments_m = {k: arrays[f"adam_m/{k}"] for k in params}
+        moments_v = {k: arrays[f"adam_v/{k}"] for k in params}
+        return net, cls(moments_m, moments_v, record["adam_steps"])
+
     def step(self, net: Net, grads: dict[str, Array], *, lr: float, weight_decay: float) -> None:
         """One step on `net`'s parameters, in place."""
         self.steps += 1
@@ -440,11 +460,7 @@ def new_run(config: Config, command: str) -> Run:
 
 
 def save_checkpoint(run: Run, out: Path) -> None:
-    arrays: dict[str, npt.NDArray[Any]] = {}
-    for key, value in run.net.params.items():
-        arrays[f"net/{key}"] = value
-        arrays[f"adam_m/{key}"] = run.adam.m[key]
-        arrays[f"adam_v/{key}"] = run.adam.v[key]
+    arrays: dict[str, npt.NDArray[Any]] = dict(run.adam.arrays(run.net))
     for age, data in enumerate(run.buffer):
         for key, value in data.items():
             arrays[f"buffer{age}/{key}"] = value
@@ -478,10 +494,8 @@ def config_from(record: dict[str, Any]) -> Config:
 
 def checkpoint_iteration(out: Path) -> int | None:
     """The iteration `out`'s checkpoint holds (its record only), or None without one."""
-    if not (out / CHECKPOINT).exists():
-        return None
-    with np.load(out / CHECKPOINT, allow_pickle=False) as stored:
-        return int(json.loads(str(stored["record"]))["iteration"])
+    record = checkpoint_record(out / CHECKPOINT)
+    return None if record is None else int(record["iteration"])
 
 
 def load_checkpoint(out: Path) -> Run:
@@ -489,13 +503,7 @@ def load_checkpoint(out: Path) -> Run:
         record = json.loads(str(stored["record"]))
         arrays = {name: np.array(stored[name]) for name in stored.files if name != "record"}
     config = config_from(record["config"])
-    params = {k[4:]: v for k, v in arrays.items() if k.startswith("net/")}
-    net = Net(params, tuple(record["policy_sizes"]), tuple(record["value_sizes"]))
-    adam = Adam(
-        {k: arrays[f"adam_m/{k}"] for k in params},
-        {k: arrays[f"adam_v/{k}"] for k in params},
-        record["adam_steps"],
-    )
+    net, adam = Adam.restore(arrays, record)
     buffer = [
         {key: arrays[f"buffer{age}/{key}"] for key in empty_data()}
         for age in range(record["buffer"])
