@@ -4,8 +4,10 @@ Plays each variant in-process (sdk.local.play_local) with two Monte Carlo bots a
 bots at a short deadline, until the Monte Carlo bots have made `--decisions` decisions with
 more than one option, and prints per variant: decisions, the worst decision's CPU time
 (the thread's, so time the process was not running does not count), the worst wall time,
-and the worst CPU time as a share of the deadline. A bot that never overruns by its own
-work keeps that share below 100%.
+the worst CPU time as a share of the deadline, and how many decisions took more CPU time
+than the deadline. A bot that never overruns by its own work keeps that share below 100%
+on a quiet machine; on a loaded one, the rare stalls a shared machine bills to a thread
+(see tests/example_bots/test_montecarlo_clock.py) can pass it.
 
     .venv/bin/python -m benchmarks.montecarlo_clock [--decisions 200] [--deadline-ms 100]
 """
@@ -77,7 +79,7 @@ def main() -> None:
     args = parser.parse_args()
     print(
         f"{'variant':<16} {'players':>7} {'decisions':>9} {'worst cpu ms':>12} "
-        f"{'worst wall ms':>13} {'cpu/deadline':>12}"
+        f"{'worst wall ms':>13} {'cpu/deadline':>12} {'over':>5}"
     )
     for variant, options, players in GAMES:
         if args.variant and variant not in args.variant:
@@ -85,9 +87,10 @@ def main() -> None:
         times = decision_times(variant, options, players, args.decisions, args.deadline_ms)
         cpu = max(c for _, c in times) * 1000
         wall = max(w for w, _ in times) * 1000
+        over = sum(c * 1000 >= args.deadline_ms for _, c in times)
         print(
             f"{variant:<16} {players:>7} {len(times):>9} {cpu:12.1f} {wall:13.1f} "
-            f"{cpu / args.deadline_ms:12.0%}",
+            f"{cpu / args.deadline_ms:12.0%} {over:5}",
             flush=True,
         )
 
