@@ -66,12 +66,24 @@ def series(metrics: Sequence[dict[str, Any]]) -> Series:
     return out
 
 
-def draw(metrics: Sequence[dict[str, Any]], path: Path, fair: float, *, plain: bool = False) -> str:
-    """Draw the curve to `path`; which drawer drew it ("matplotlib" or "plain")."""
+TRAINING_TITLE = "champion_bot (raw policy): 6nimmt:rounds=1, duplicate deals"
+
+
+def draw(
+    metrics: Sequence[dict[str, Any]],
+    path: Path,
+    fair: float,
+    *,
+    plain: bool = False,
+    x_label: str = "iteration",
+    title: str = TRAINING_TITLE,
+) -> str:
+    """Draw the curve to `path`; which drawer drew it ("matplotlib" or "plain"). The
+    plain drawer has no text: `x_label` and `title` are matplotlib's."""
     lines = series(metrics)
     if not plain:
         try:
-            _draw_matplotlib(lines, path, fair)
+            _draw_matplotlib(lines, path, fair, x_label, title)
             return "matplotlib"
         except ImportError:
             pass
@@ -79,20 +91,22 @@ def draw(metrics: Sequence[dict[str, Any]], path: Path, fair: float, *, plain: b
     return "plain"
 
 
-def _draw_matplotlib(lines: Series, path: Path, fair: float) -> None:
+def _draw_matplotlib(lines: Series, path: Path, fair: float, x_label: str, title: str) -> None:
     matplotlib: Any = importlib.import_module("matplotlib")
     matplotlib.use("Agg")
     pyplot: Any = importlib.import_module("matplotlib.pyplot")
     figure, axes = pyplot.subplots(figsize=(8, 4), dpi=100)
+    others = round(1 / fair) - 1  # the seats the opponent holds
     for name, points in lines.items():
         xs = [p[0] for p in points]
-        axes.plot(xs, [100 * p[1] for p in points], marker="o", label=f"vs 3 x {name}")
+        axes.plot(xs, [100 * p[1] for p in points], marker="o", label=f"vs {others} x {name}")
         axes.fill_between(xs, [100 * p[2] for p in points], [100 * p[3] for p in points], alpha=0.2)
     axes.axhline(100 * fair, linestyle="--", color="grey", label=f"fair share {fair:.0%}")
-    axes.set_xlabel("iteration")
+    axes.set_xlabel(x_label)
     axes.set_ylabel("win share, % (95% interval)")
-    axes.set_ylim(0, 100)
-    axes.set_title("champion_bot (raw policy): 6nimmt:rounds=1, duplicate deals")
+    highest = max((p[3] for points in lines.values() for p in points), default=1.0)
+    axes.set_ylim(0, 50 if highest < 0.45 else 100)  # room to see a curve near the fair share
+    axes.set_title(title)
     axes.legend(loc="upper left")
     axes.grid(alpha=0.3)
     figure.tight_layout()

@@ -313,7 +313,17 @@ def write_records(run: Run, out: Path) -> None:
     write_metrics(out, run.metrics)
     curve = [{"iteration": m["update"], "eval": m["eval"]} for m in run.metrics if "eval" in m]
     if curve:
-        draw(curve, out / "curve.png", fair=1 / run.settings.eval_players)
+        settings = run.settings
+        draw(
+            curve,
+            out / "curve.png",
+            fair=1 / settings.eval_players,
+            x_label="update",
+            title=(
+                f"fine-tuned network (most likely card): {settings.eval_players} seats, "
+                f"{settings.eval_games:,} batch games"
+            ),
+        )
 
 
 # --- the command -----------------------------------------------------------------------
