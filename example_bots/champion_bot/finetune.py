@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -47,14 +46,14 @@ from example_bots.champion_bot.curve import draw
 from example_bots.champion_bot.features import Array
 from example_bots.champion_bot.net import Net, Params, backward, forward, load, save, write_npz
 from example_bots.champion_bot.run_folder import (
+    Refused,
     Terminated,
     add_settings,
-    changed_settings,
     checkpoint_record,
     command_line,
     given_settings,
-    lock_folder,
-    raise_terminated,
+    open_run,
+    sigterm_as_interrupt,
     write_metrics,
 )
 from example_bots.champion_bot.train import Adam
@@ -373,51 +372,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.quiet:
             print(line, flush=True)
 
-    fresh: Run | None = None
-    if not args.resume:  # checked before the folder is made: a refusal leaves nothing
+    def start() -> Run:
         problem = settings_problem(given)
-        if problem is None:
-            try:
-                start = load(Path(given["start_from"]))
-            except (OSError, ValueError) as bad:
-                problem = f"--start-from: {bad}"
-            else:
-                net = Net({k: v.copy() for k, v in start.params.items()}, start.policy_sizes,
-                          start.value_sizes)  # fmt: skip
-                fresh = Run(Settings(**given), net, Adam.zeros(net), start, commands=[command])
         if problem is not None:
-            print(f"error: {problem}", file=sys.stderr)
-            return 2
-    elif not (out / CHECKPOINT).exists():
-        print(f"error: no checkpoint in {out} to resume", file=sys.stderr)
-        return 2
-    lock = lock_folder(out)  # held while this function runs
-    if lock is None:
-        print(f"error: another run is using {out}", file=sys.stderr)
-        return 2
-    if fresh is None:
+            raise Refused(problem)
         try:
-            run = load_checkpoint(out)
-        except (OSError, ValueError) as bad:  # its start moved, or a damaged checkpoint
-            print(f"error: cannot resume {out}: {bad}", file=sys.stderr)
-            return 2
-        changed = changed_settings(given, run.settings)
-        if changed:
-            print(f"error: the run was made with other settings: {changed}", file=sys.stderr)
-            return 2
-        run.commands.append(command)
-        log(f"resumed {out} after update {run.update}")
-    else:
-        if (out / CHECKPOINT).exists():
-            print(f"error: {out} holds a run; pass --resume to go on", file=sys.stderr)
-            return 2
-        run = fresh
-        (out / "config.json").write_text(json.dumps(asdict(run.settings), indent=1) + "\n")
-    earlier = signal.signal(signal.SIGTERM, raise_terminated)
+            begin = load(Path(given["start_from"]))
+        except (OSError, ValueError) as bad:
+            raise Refused(f"--start-from: {bad}") from None
+        net = Net({k: v.copy() for k, v in begin.params.items()}, begin.policy_sizes,
+                  begin.value_sizes)  # fmt: skip
+        return Run(Settings(**given), net, Adam.zeros(net), begin, commands=[command])
+
     try:
+        opened = open_run(
+            out,
+            out / CHECKPOINT,
+            resume=args.resume,
+            given=given,
+            command=command,
+            start=start,
+            restore=lambda: load_checkpoint(out),
+            settings_of=lambda run: run.settings,
+        )
+    except Refused as refusal:
+        print(f"error: {refusal}", file=sys.stderr)
+        return 2
+    with opened.lock, sigterm_as_interrupt():
+        run = opened.run
+        if opened.resumed:
+            log(f"resumed {out} after update {run.update}")
+        else:
+            (out / "config.json").write_text(json.dumps(asdict(run.settings), indent=1) + "\n")
         return _until_done(run, out, args, log)
-    finally:
-        signal.signal(signal.SIGTERM, earlier)
 
 
 def _until_done(run: Run, out: Path, args: argparse.Namespace, log: Any) -> int:

@@ -1,18 +1,21 @@
 """What the champion's two trainers (:mod:`.train`, :mod:`.finetune`) share about a run:
-its settings as flags, the command line that made it, its folder's lock, its metrics log,
-its checkpoint's record, and SIGTERM taken as an interrupt."""
+its settings as flags, the command line that made it, opening it (new or resumed) with its
+folder locked, its metrics log, its checkpoint's record, and SIGTERM taken as an
+interrupt."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fcntl
 import json
 import shlex
+import signal
 import sys
-from collections.abc import Sequence
-from dataclasses import fields
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import IO, Any, get_args, get_type_hints
+from typing import IO, Any, Generic, Protocol, TypeVar, get_args, get_type_hints
 
 import numpy as np
 
@@ -24,6 +27,78 @@ class Terminated(Exception):
 def raise_terminated(signum: int, frame: object) -> None:
     """A SIGTERM handler: raise :class:`Terminated` where the run is."""
     raise Terminated
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Within: SIGTERM raises :class:`Terminated`. After: the caller's handler, as it was."""
+    earlier = signal.signal(signal.SIGTERM, raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, earlier)
+
+
+class Refused(Exception):
+    """A run that cannot start or go on; the message is for the user (the trainers print
+    it as ``error: ...`` and exit with status 2)."""
+
+
+class Resumable(Protocol):
+    commands: list[str]  # the command lines that made the run, one per start or resume
+
+
+R = TypeVar("R", bound=Resumable)
+
+
+@dataclass
+class Opened(Generic[R]):
+    """A run to go on with; its folder is locked while `lock` is open."""
+
+    run: R
+    resumed: bool
+    lock: IO[str]
+
+
+def open_run(
+    out: Path,
+    checkpoint: Path,
+    *,
+    resume: bool,
+    given: dict[str, Any],
+    command: str,
+    start: Callable[[], R],
+    restore: Callable[[], R],
+    settings_of: Callable[[R], object],
+) -> Opened[R]:
+    """Without `resume`, a new run from `start`, which raises :class:`Refused` for settings
+    it cannot use; it is called before the folder is made, so a refusal leaves nothing.
+    With `resume`, the run `restore` reads from `checkpoint`, which must have been made
+    with the `given` settings; `command` joins its commands. Either way `out` is made and
+    locked (one run at a time). Raises :class:`Refused` with the reason when it cannot."""
+    fresh = start() if not resume else None
+    if resume and not checkpoint.exists():
+        raise Refused(f"no checkpoint in {out} to resume")
+    lock = lock_folder(out)
+    if lock is None:
+        raise Refused(f"another run is using {out}")
+    try:
+        if fresh is not None:
+            if checkpoint.exists():
+                raise Refused(f"{out} holds a run; pass --resume to go on")
+            return Opened(fresh, resumed=False, lock=lock)
+        try:
+            run = restore()
+        except (OSError, ValueError) as bad:  # its start moved, or a damaged checkpoint
+            raise Refused(f"cannot resume {out}: {bad}") from None
+        changed = changed_settings(given, settings_of(run))
+        if changed:
+            raise Refused(f"the run was made with other settings: {changed}")
+        run.commands.append(command)
+        return Opened(run, resumed=True, lock=lock)
+    except Refused:
+        lock.close()
+        raise
 
 
 def add_settings(parser: argparse.ArgumentParser, settings: type) -> None:

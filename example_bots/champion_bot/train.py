@@ -88,14 +88,14 @@ from example_bots.champion_bot.net import (
 from example_bots.champion_bot.others import Player, other_player, other_problem, seat_players
 from example_bots.champion_bot.playouts import playout_policy
 from example_bots.champion_bot.run_folder import (
+    Refused,
     Terminated,
     add_settings,
-    changed_settings,
     checkpoint_record,
     command_line,
     given_settings,
-    lock_folder,
-    raise_terminated,
+    open_run,
+    sigterm_as_interrupt,
     write_metrics,
 )
 from example_bots.champion_bot.search import race, search
@@ -649,44 +649,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.quiet:
             print(line, flush=True)
 
-    fresh: Run | None = None
-    if not args.resume:  # checked before the folder is made: a refusal leaves nothing
+    def start() -> Run:
         problem = settings_problem(given)
-        if problem is None:
-            try:
-                fresh = new_run(Config(**given), command)
-            except (OSError, ValueError) as bad:
-                problem = f"--start-from: {bad}"
         if problem is not None:
-            print(f"error: {problem}", file=sys.stderr)
-            return 2
-    elif not (out / CHECKPOINT).exists():
-        print(f"error: no checkpoint in {out} to resume", file=sys.stderr)
-        return 2
-    lock = lock_folder(out)  # held while this function runs
-    if lock is None:
-        print(f"error: another run is using {out}", file=sys.stderr)
-        return 2
-    if fresh is None:
-        run = load_checkpoint(out)
-        changed = changed_settings(given, run.config)
-        if changed:
-            print(f"error: the run was made with other settings: {changed}", file=sys.stderr)
-            return 2
-        run.commands.append(command)
-        log(f"resumed {out} after iteration {run.iteration}")
-    else:
-        if (out / CHECKPOINT).exists():
-            print(f"error: {out} holds a run; pass --resume to go on", file=sys.stderr)
-            return 2
-        run = fresh
-        (out / "config.json").write_text(json.dumps(asdict(run.config), indent=1) + "\n")
-        initial_eval(run, out, log)
-    earlier_sigterm = signal.signal(signal.SIGTERM, raise_terminated)
+            raise Refused(problem)
+        try:
+            return new_run(Config(**given), command)
+        except (OSError, ValueError) as bad:
+            raise Refused(f"--start-from: {bad}") from None
+
     try:
+        opened = open_run(
+            out,
+            out / CHECKPOINT,
+            resume=args.resume,
+            given=given,
+            command=command,
+            start=start,
+            restore=lambda: load_checkpoint(out),
+            settings_of=lambda run: run.config,
+        )
+    except Refused as refusal:
+        print(f"error: {refusal}", file=sys.stderr)
+        return 2
+    with opened.lock, sigterm_as_interrupt():
+        run = opened.run
+        if opened.resumed:
+            log(f"resumed {out} after iteration {run.iteration}")
+        else:
+            (out / "config.json").write_text(json.dumps(asdict(run.config), indent=1) + "\n")
+            initial_eval(run, out, log)
         return train_until_done(run, out, args, log)
-    finally:
-        signal.signal(signal.SIGTERM, earlier_sigterm)  # a caller's handler, as it was
 
 
 def train_until_done(run: Run, out: Path, args: argparse.Namespace, log: Any) -> int:

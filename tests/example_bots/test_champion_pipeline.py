@@ -86,9 +86,12 @@ def test_it_refuses_to_mix_runs(tmp_path: Path, capsys: pytest.CaptureFixture[st
         fcntl.flock(held, fcntl.LOCK_EX)
         assert train(out, "--resume", "--iterations", "0") == 2
     assert train(out, "--resume", "--iterations", "0") == 0
+    (out / "checkpoint.npz").write_bytes(b"not a checkpoint")  # damaged
+    assert train(out, "--resume", "--iterations", "0") == 2
     err = capsys.readouterr().err
     assert "no checkpoint" in err and "pass --resume" in err and "'visits': 7" in err
-    assert "another run is using" in err
+    assert "another run is using" in err and f"cannot resume {out}" in err
+    assert "Traceback" not in err
 
 
 def test_a_run_starts_from_given_weights_and_plays_out_with_the_network(
