@@ -64,7 +64,7 @@ class ChampionBot(Bot):
     """A network-guided search in 6 nimmt!, the winner bot elsewhere."""
 
     name = "champion_bot"
-    version = "0.3"
+    version = "0.4"
     author = "Bullring examples"
     playout_policy = "net"  # every seat's policy in the playouts: net, greedy or rules
     search_games = SEARCH_GAMES  # playouts per visit
