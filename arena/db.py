@@ -97,9 +97,11 @@ class Upload:
 class ArenaDb:
     """The arena's file (see the module docstring). A context manager.
 
-    One connection serves every thread of the server (the event loop and its worker
-    threads); a lock makes each read and each transaction whole, since sqlite3 does not
-    keep two threads' statements on one connection apart.
+    One connection serves every worker thread of the server; a lock makes each read and
+    each transaction whole, since sqlite3 does not keep two threads' statements on one
+    connection apart. The server calls it only from worker threads: a transaction can
+    wait for SQLite's write lock (up to the busy timeout) holding that lock, and the
+    event loop must not wait behind it (tests/arena/test_event_loop.py).
     """
 
     def __init__(self, path: Path) -> None:

@@ -76,12 +76,14 @@ class Arena:
         self.publisher: SitePublisher | None = None
         self.games = HumanGames(config) if config.human_games > 0 else None
 
-    def author(self, request: Request) -> str | None:
+    async def author(self, request: Request) -> str | None:
+        """The author whose token the request bears, or None. The store is read in a worker
+        thread, as every read of it is: the event loop never waits on SQLite."""
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             return None
-        return self.db.author_of_token(token.strip())
+        return await run_in_threadpool(self.db.author_of_token, token.strip())
 
     # --- upload ----------------------------------------------------------------------
 
@@ -92,7 +94,7 @@ class Arena:
         return response
 
     async def _upload(self, request: Request, seen: dict[str, str]) -> Response:
-        author = self.author(request)
+        author = await self.author(request)
         if author is None:
             return refuse(401, "a valid token is needed (Authorization: Bearer TOKEN)")
         seen["author"] = author
@@ -100,7 +102,7 @@ class Arena:
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > caps.packed_bytes:
             return refuse(413, f"the upload is over the cap of {caps.packed_bytes} bytes packed")
-        if self.db.waiting() >= self.config.queue:
+        if await run_in_threadpool(self.db.waiting) >= self.config.queue:
             return refuse(503, BUSY, {"Retry-After": "30"})
         incoming = self.config.uploads / f".incoming-{os.getpid()}-{uuid.uuid4().hex}"
         try:
@@ -229,7 +231,7 @@ class Arena:
         name = request.path_params["name"]
         if safe_name_problem(name):
             return refuse(404, f"no bot {name!r} here")
-        author = self.author(request)
+        author = await self.author(request)
         return await run_in_threadpool(self._status, name, author)
 
     def _status(self, name: str, author: str | None) -> Response:
@@ -333,7 +335,7 @@ class Arena:
     async def _retire(
         self, request: Request, name: str, version: str, seen: dict[str, str]
     ) -> Response:
-        author = self.author(request)
+        author = await self.author(request)
         if author is None:
             return refuse(401, "a valid token is needed (Authorization: Bearer TOKEN)")
         seen["author"] = author
@@ -405,7 +407,7 @@ class Arena:
         )
 
     async def health(self, request: Request) -> Response:
-        body: dict[str, Any] = {"ok": True, "waiting": self.db.waiting()}
+        body: dict[str, Any] = {"ok": True, "waiting": await run_in_threadpool(self.db.waiting)}
         if self.ladder is not None:
             body["ladder"] = self.ladder.state
         if self.publisher is not None:
