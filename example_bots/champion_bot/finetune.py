@@ -46,6 +46,7 @@ from example_bots.champion_bot.curve import draw
 from example_bots.champion_bot.features import Array
 from example_bots.champion_bot.net import Net, Params, backward, forward, load, save, write_npz
 from example_bots.champion_bot.run_folder import (
+    CHECKPOINT,
     Refused,
     Terminated,
     add_settings,
@@ -63,7 +64,6 @@ from sdk.game.sixnimmt import SixNimmtState
 from sdk.game.sixnimmt.batch import Batch, IntArray
 from sdk.stats import wilson
 
-CHECKPOINT = "checkpoint.npz"
 VARIANT = "6nimmt"
 
 
@@ -387,12 +387,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         opened = open_run(
             out,
-            out / CHECKPOINT,
             resume=args.resume,
             given=given,
             command=command,
             start=start,
-            restore=lambda: load_checkpoint(out),
+            restore=load_checkpoint,
             settings_of=lambda run: run.settings,
         )
     except Refused as refusal:

@@ -19,6 +19,8 @@ from typing import IO, Any, Generic, Protocol, TypeVar, get_args, get_type_hints
 
 import numpy as np
 
+CHECKPOINT = "checkpoint.npz"  # in a run's folder: what --resume goes on from
+
 
 class Terminated(Exception):
     """SIGTERM arrived: stop as on Ctrl-C."""
@@ -62,20 +64,21 @@ class Opened(Generic[R]):
 
 def open_run(
     out: Path,
-    checkpoint: Path,
     *,
     resume: bool,
     given: dict[str, Any],
     command: str,
     start: Callable[[], R],
-    restore: Callable[[], R],
+    restore: Callable[[Path], R],
     settings_of: Callable[[R], object],
 ) -> Opened[R]:
     """Without `resume`, a new run from `start`, which raises :class:`Refused` for settings
     it cannot use; it is called before the folder is made, so a refusal leaves nothing.
-    With `resume`, the run `restore` reads from `checkpoint`, which must have been made
-    with the `given` settings; `command` joins its commands. Either way `out` is made and
-    locked (one run at a time). Raises :class:`Refused` with the reason when it cannot."""
+    With `resume`, the run `restore` reads from the folder (its :data:`CHECKPOINT`), which
+    must have been made with the `given` settings; `command` joins its commands. Either
+    way `out` is made and locked (one run at a time). Raises :class:`Refused` with the
+    reason when it cannot."""
+    checkpoint = out / CHECKPOINT
     fresh = start() if not resume else None
     if resume and not checkpoint.exists():
         raise Refused(f"no checkpoint in {out} to resume")
@@ -88,7 +91,7 @@ def open_run(
                 raise Refused(f"{out} holds a run; pass --resume to go on")
             return Opened(fresh, resumed=False, lock=lock)
         try:
-            run = restore()
+            run = restore(out)
         except (OSError, ValueError) as bad:  # its start moved, or a damaged checkpoint
             raise Refused(f"cannot resume {out}: {bad}") from None
         changed = changed_settings(given, settings_of(run))

@@ -88,6 +88,7 @@ from example_bots.champion_bot.net import (
 from example_bots.champion_bot.others import Player, other_player, other_problem, seat_players
 from example_bots.champion_bot.playouts import playout_policy
 from example_bots.champion_bot.run_folder import (
+    CHECKPOINT,
     Refused,
     Terminated,
     add_settings,
@@ -112,7 +113,6 @@ EVAL_SEATS = 4
 PLAYOUTS = ("greedy", "rules", "net")
 SEARCHERS = ("puct", "race")
 BLAS_THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-CHECKPOINT = "checkpoint.npz"
 
 
 @dataclass(frozen=True)
@@ -661,12 +661,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         opened = open_run(
             out,
-            out / CHECKPOINT,
             resume=args.resume,
             given=given,
             command=command,
             start=start,
-            restore=lambda: load_checkpoint(out),
+            restore=load_checkpoint,
             settings_of=lambda run: run.config,
         )
     except Refused as refusal:
