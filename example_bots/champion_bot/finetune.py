@@ -58,7 +58,13 @@ from example_bots.champion_bot.run_folder import (
     write_metrics,
 )
 from example_bots.champion_bot.train import Adam
-from example_bots.montecarlo_bot.sixnimmt import GreedyDraws, value
+from example_bots.montecarlo_bot.sixnimmt import (
+    GreedyDraws,
+    Picker,
+    greedy_picks,
+    rules_like_picks,
+    value,
+)
 from sdk import new_game
 from sdk.game.sixnimmt import SixNimmtState
 from sdk.game.sixnimmt.batch import Batch, IntArray
@@ -83,15 +89,29 @@ class Settings:
     eval_every: int = 25  # updates between evaluations (0: none)
     eval_games: int = 4000
     eval_players: int = 4
+    others: tuple[str, ...] = ()  # fixed players a seat may get (BATCH_OTHERS)
+    others_share: float = 0.5  # each seat but one: the chance it is a fixed player
+
+
+Other = Net | Picker
+"""A fixed player of a seat: a network's most likely card, or a batch picker."""
+
+BATCH_OTHERS: dict[str, Picker | None] = {"greedy": greedy_picks, "rules": rules_like_picks,
+                                          "start": None}  # fmt: skip
+"""The fixed players ``--others`` may seat: the batch simulator's greedy and rule-based
+pickers (:mod:`example_bots.montecarlo_bot.sixnimmt`), and ``start``, the most likely card
+of the ``--start-from`` network."""
 
 
 @dataclass(frozen=True)
 class Turn:
-    """One turn of a batch, for every seat of every game (rows: game-major)."""
+    """One turn of a batch: the network's seats' picks (rows: game-major, only the seats
+    `net` played)."""
 
-    state: Array  # (games * players, STATE_SIZE)
-    options: Array  # (games * players, cards, OPTION_SIZE)
-    chosen: IntArray  # (games * players,)
+    state: Array  # (picks, STATE_SIZE)
+    options: Array  # (picks, cards, OPTION_SIZE)
+    chosen: IntArray  # (picks,)
+    rows: IntArray  # (picks,): each pick's game * players + seat
 
 
 @dataclass
@@ -100,6 +120,7 @@ class Run:
     net: Net
     adam: Adam
     start: Net  # the evaluation's opponent
+    others: list[Other] = field(default_factory=list)  # settings.others, in order
     update: int = 0
     metrics: list[dict[str, Any]] = field(default_factory=list)
     commands: list[str] = field(default_factory=list)
@@ -114,13 +135,15 @@ def play_games(
     generator: np.random.Generator,
     *,
     sample: bool = True,
-    opponent: Net | None = None,
+    others: Sequence[Other] = (),
+    seated: IntArray | None = None,
 ) -> tuple[list[Turn], Array]:
     """`games` one-round games at `players` seats on the batch simulator; every turn's
-    encoded picks (every seat's) and the final scores (games, players).
+    encoded picks of the seats `net` played, and the final scores (games, players).
 
-    Every seat samples `net`'s policy (without `sample`: plays its most likely card); with
-    an `opponent`, every seat but seat 0 plays the opponent's choice instead.
+    `seated` (games, players) says who plays each seat: -1 for `net`, ``i`` for
+    ``others[i]``; without it `net` plays every seat. `net` samples its policy (without
+    `sample`: plays its most likely card); a fixed player always plays its own choice.
     """
     state0 = new_game(VARIANT, players, 0, {"rounds": "1"})
     assert isinstance(state0, SixNimmtState)
@@ -135,6 +158,10 @@ def play_games(
     undealt[:, 0] = False
     np.put_along_axis(undealt, hands.reshape(games, -1), False, axis=1)
     np.put_along_axis(undealt, batch.last, False, axis=1)
+    if seated is None:
+        seated = np.full((games, players), -1)
+    learner = seated < 0
+    rows = np.flatnonzero(learner)
     turns = []
     for turn in range(hands.shape[2]):
         cards = hands.shape[2] - turn
@@ -144,21 +171,40 @@ def play_games(
             batch.last, batch.length, batch.heads, held, undealt, batch.scores, batch.scores,
             highest=highest, one_round=True,
         )  # fmt: skip
-        logits = net.pick_logits(state, options)
-        if opponent is not None:
-            logits[:, 1:] = opponent.pick_logits(state[:, 1:], options[:, 1:])
+        slots = np.zeros((games, players), dtype=np.int64)
+        for index, other in enumerate(others):
+            at = seated == index
+            if not at.any():
+                continue
+            if isinstance(other, Net):
+                best = other.pick_logits(state[at], options[at]).argmax(axis=1)
+                slots[at] = slot_of[at][np.arange(len(best)), best]
+            else:
+                slots[at] = other(batch, every, hands, generator)[at]
+        logits = net.pick_logits(state[learner], options[learner])
         if sample:
             logits = logits + generator.gumbel(size=logits.shape).astype(np.float32)
-        chosen = logits.argmax(axis=2)
-        turns.append(
-            Turn(state.reshape(games * players, -1), options.reshape(games * players, cards, -1),
-                 chosen.reshape(-1))
-        )  # fmt: skip
-        slots = np.take_along_axis(slot_of, chosen[:, :, None], axis=2)
-        played = np.take_along_axis(hands, slots, axis=2)
-        np.put_along_axis(hands, slots, 0, axis=2)
+        chosen = logits.argmax(axis=1)
+        slots[learner] = slot_of[learner][np.arange(len(chosen)), chosen]
+        turns.append(Turn(state[learner], options[learner], chosen, rows))
+        played = np.take_along_axis(hands, slots[:, :, None], axis=2)
+        np.put_along_axis(hands, slots[:, :, None], 0, axis=2)
         batch.play_turns(every, played)
     return turns, batch.scores.astype(np.float64)
+
+
+def seat_others(players: int, games: int, others: int, share: float,
+                generator: np.random.Generator) -> IntArray:  # fmt: skip
+    """Who plays each seat of `games` games (for :func:`play_games`'s `seated`): in each
+    game one seat, drawn at random, is the network's, and each other seat is a fixed player
+    (one of `others`, drawn at random) with probability `share`, else the network's too
+    (as :func:`example_bots.champion_bot.others.seat_players` seats a self-play game)."""
+    learner = generator.integers(players, size=games)
+    fixed = generator.random((games, players)) < share
+    fixed[np.arange(games), learner] = False
+    kind = generator.integers(others, size=(games, players))
+    seated: IntArray = np.where(fixed, kind, -1)
+    return seated
 
 
 def margins(scores: Array) -> Array:
@@ -175,13 +221,14 @@ def gradients(
     seat's final margin (games, players) in units of 10 heads, ``v`` the value head's
     prediction and ``A = m - v`` the advantage (held fixed); and the means of the entropy,
     the value's squared error and |A|."""
-    target = margin.reshape(-1) / 10.0
-    count = len(target) * len(turns)
+    target_of = margin.reshape(-1) / 10.0
+    count = sum(len(turn.rows) for turn in turns)
     p_layers, v_layers = len(net.policy_sizes) - 1, len(net.value_sizes) - 1
     grads = {key: np.zeros_like(param) for key, param in net.params.items()}
     stats = {"entropy": 0.0, "value_loss": 0.0, "advantage": 0.0}
     for turn in turns:
         b, cards, _ = turn.options.shape
+        target = target_of[turn.rows]
         state_in = np.broadcast_to(turn.state[:, None, :], (b, cards, turn.state.shape[1]))
         x = np.concatenate([state_in, turn.options], axis=2).reshape(b * cards, -1)
         p_outs = forward(net.params, "p", p_layers, x)
@@ -208,12 +255,16 @@ def gradients(
     return stats, grads
 
 
-def evaluate(net: Net, opponent: Net, players: int, games: int, seed: int) -> dict[str, Any]:
-    """`net`'s most likely card in seat 0 against `opponent`'s in every other seat, on
+def evaluate(net: Net, opponent: Other, players: int, games: int, seed: int) -> dict[str, Any]:
+    """`net`'s most likely card in seat 0 against `opponent` in every other seat, on
     `games` batch games drawn from `seed`: its win share (ties shared) with a 95% Wilson
     interval, and the heads a game each side took."""
     generator = np.random.default_rng(seed)
-    _, scores = play_games(net, players, games, generator, sample=False, opponent=opponent)
+    seated = np.zeros((games, players), dtype=np.int64)
+    seated[:, 0] = -1
+    _, scores = play_games(
+        net, players, games, generator, sample=False, others=[opponent], seated=seated
+    )
     fewest = scores.min(axis=1)
     share = np.where(scores[:, 0] == fewest, 1.0 / (scores == fewest[:, None]).sum(axis=1), 0.0)
     wins = float(share.sum())
@@ -236,7 +287,14 @@ def update(run: Run) -> dict[str, Any]:
     # One count needs no draw (so a run at one count plays the same games as before).
     counts = settings.players
     players = counts[0] if len(counts) == 1 else int(generator.choice(counts))
-    turns, scores = play_games(run.net, players, settings.games, generator)
+    seated = (
+        seat_others(players, settings.games, len(run.others), settings.others_share, generator)
+        if run.others
+        else None
+    )  # no draw without others (so such a run plays the same games as before)
+    turns, scores = play_games(
+        run.net, players, settings.games, generator, others=run.others, seated=seated
+    )
     stats, grads = gradients(
         run.net, turns, margins(scores), entropy=settings.entropy,
         value_weight=settings.value_weight,
@@ -247,15 +305,28 @@ def update(run: Run) -> dict[str, Any]:
     record: dict[str, Any] = {"update": run.update, "players": players, "games": run.games}
     record |= {key: round(figure, 5) for key, figure in stats.items()}
     if settings.eval_every > 0 and run.update % settings.eval_every == 0:
-        record["eval"] = {"start": evaluate_start(run)}
+        record["eval"] = evaluations(run)
     return record
 
 
-def evaluate_start(run: Run) -> dict[str, Any]:
-    """The curve's figure: the network against three of the network it started from, on
-    the same games every time."""
+def evaluations(run: Run) -> dict[str, dict[str, Any]]:
+    """The curve's figures, on the same games every time: the network against the network
+    it started from in every other seat, and against each batch picker of ``--others``."""
     settings = run.settings
-    return evaluate(run.net, run.start, settings.eval_players, settings.eval_games, settings.seed)
+    against: dict[str, Other] = {"start": run.start}
+    for name in settings.others:
+        picker = BATCH_OTHERS[name]
+        if picker is not None:
+            against[name] = picker
+    return {
+        name: evaluate(run.net, other, settings.eval_players, settings.eval_games, settings.seed)
+        for name, other in against.items()
+    }
+
+
+def fixed_players(settings: Settings, start: Net) -> list[Other]:
+    """The players of ``--others``, in its order (``start``: the starting network)."""
+    return [BATCH_OTHERS[name] or start for name in settings.others]
 
 
 # --- the run's files -------------------------------------------------------------------
@@ -286,7 +357,8 @@ def load_checkpoint(out: Path) -> Run:
     settings = Settings(**{**given, "players": tuple(given["players"])})
     net, adam = Adam.restore(arrays, record)
     start = load(Path(settings.start_from))
-    return Run(settings, net, adam, start, record["update"], record["metrics"],
+    others = fixed_players(settings, start)
+    return Run(settings, net, adam, start, others, record["update"], record["metrics"],
                record["commands"], record["seconds"], record["games"])  # fmt: skip
 
 
@@ -359,6 +431,11 @@ def settings_problem(given: dict[str, Any]) -> str | None:
         return "--games, --eval-games and --save-every are 1 or more"
     if given.get("lr", 1.0) <= 0:
         return "--lr must be above 0"
+    unknown = [name for name in given.get("others", ()) if name not in BATCH_OTHERS]
+    if unknown:
+        return f"--others: no fixed player {unknown[0]!r}; one of {', '.join(BATCH_OTHERS)}"
+    if not 0 <= given.get("others_share", 0.5) <= 1:
+        return "--others-share is a chance, from 0 to 1"
     return None
 
 
@@ -382,7 +459,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise Refused(f"--start-from: {bad}") from None
         net = Net({k: v.copy() for k, v in begin.params.items()}, begin.policy_sizes,
                   begin.value_sizes)  # fmt: skip
-        return Run(Settings(**given), net, Adam.zeros(net), begin, commands=[command])
+        settings = Settings(**given)
+        return Run(settings, net, Adam.zeros(net), begin, fixed_players(settings, begin),
+                   commands=[command])  # fmt: skip
 
     try:
         opened = open_run(
@@ -419,10 +498,9 @@ def _until_done(run: Run, out: Path, args: argparse.Namespace, log: Any) -> int:
                 f"update {run.update}: {run.games:,} games  entropy {record['entropy']:.3f}"
                 f"  value loss {record['value_loss']:.3f}"
             )
-            if "eval" in record:
-                e = record["eval"]["start"]
+            for name, e in record.get("eval", {}).items():
                 line += (
-                    f"  vs its start: win {e['win_rate']:.1%} [{e['low']:.1%}, {e['high']:.1%}]"
+                    f"  vs {name}: win {e['win_rate']:.1%} [{e['low']:.1%}, {e['high']:.1%}]"
                     f" heads {e['heads']:.2f}/{e['opponent_heads']:.2f}"
                 )
             log(line)

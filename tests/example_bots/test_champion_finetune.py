@@ -1,7 +1,7 @@
 """The champion's policy-gradient fine-tuning (example_bots/champion_bot/finetune.py) on
 tiny runs: seeded, resumed exactly, recorded in its weights, refusing what it cannot use
-before it makes a folder; its gradient is the surrogate loss's, and its games are whole
-and fair."""
+before it makes a folder; its gradient is the surrogate loss's, its games are whole and
+fair, and fixed players (``--others``) play the seats they are given and give no picks."""
 
 from __future__ import annotations
 
@@ -19,8 +19,10 @@ from example_bots.champion_bot.finetune import (
     main,
     margins,
     play_games,
+    seat_others,
 )
 from example_bots.champion_bot.net import Net, forward, initial, load, save
+from example_bots.montecarlo_bot.sixnimmt import greedy_picks, rules_like_picks
 from sdk import play_local
 from tests.example_bots.test_champion_pipeline import assert_central_differences
 
@@ -116,21 +118,33 @@ def test_it_refuses_what_it_cannot_use_and_leaves_nothing(
     assert "Traceback" not in err
 
 
-def test_the_gradient_is_the_surrogate_loss_s() -> None:
+@pytest.mark.parametrize("mixed", [False, True])
+def test_the_gradient_is_the_surrogate_loss_s(mixed: bool) -> None:
+    """Over the network's own picks only: with fixed players in some seats, theirs are
+    not in the loss."""
     rng = np.random.default_rng(0)
     net = initial(2, (6,), (5,))
     for key in net.params:  # off zero, so no ReLU sits at its kink
         net.params[key] = net.params[key] + rng.normal(0, 0.3, net.params[key].shape)
-    turns, scores = play_games(net, 3, 4, np.random.default_rng(1))
+    generator = np.random.default_rng(1)
+    seated = seat_others(3, 4, 1, 0.5, generator) if mixed else None
+    turns, scores = play_games(net, 3, 4, generator, others=[greedy_picks], seated=seated)
+    if mixed:
+        assert seated is not None and 4 <= (seated < 0).sum() < 12
+        assert all(len(turn.rows) == (seated < 0).sum() for turn in turns)
     margin = margins(scores)
     entropy, value_weight = 0.05, 0.7
-    target = margin.reshape(-1) / 10.0
+    every_target = margin.reshape(-1) / 10.0
     p_layers, v_layers = len(net.policy_sizes) - 1, len(net.value_sizes) - 1
-    fixed = [target - forward(net.params, "v", v_layers, t.state)[-1][:, 0] for t in turns]
+    targets = [every_target[t.rows] for t in turns]
+    fixed = [
+        target - forward(net.params, "v", v_layers, t.state)[-1][:, 0]
+        for t, target in zip(turns, targets, strict=True)
+    ]
 
     def loss() -> float:
-        total, count = 0.0, len(target) * len(turns)
-        for turn, advantage in zip(turns, fixed, strict=True):
+        total, count = 0.0, sum(len(target) for target in targets)
+        for turn, advantage, target in zip(turns, fixed, targets, strict=True):
             b, cards, _ = turn.options.shape
             state_in = np.broadcast_to(turn.state[:, None, :], (b, cards, turn.state.shape[1]))
             x = np.concatenate([state_in, turn.options], axis=2).reshape(b * cards, -1)
@@ -161,6 +175,64 @@ def test_its_games_are_whole_one_round_games(players: int) -> None:
     assert np.array_equal(scores, again)  # seeded
 
 
+def test_fixed_players_play_their_seats_and_give_no_picks() -> None:
+    net = initial(4, (16,), (8,))
+    games, players = 200, 4
+    seated = np.zeros((games, players), dtype=np.int64)  # greedy everywhere...
+    seated[:, 2] = -1  # ... but seat 2, the network's
+    seated[::2, 0] = 1  # and seat 0 of every other game, rule-based
+    turns, scores = play_games(
+        net, players, games, np.random.default_rng(5), others=[greedy_picks, rules_like_picks],
+        seated=seated,
+    )  # fmt: skip
+    assert len(turns) == 10
+    for turn, cards in zip(turns, range(10, 0, -1), strict=True):
+        assert np.array_equal(turn.rows, np.arange(games) * players + 2)
+        assert turn.options.shape[:2] == (games, cards)
+    assert scores.shape == (games, players) and scores.sum() > 0
+    # An untrained network takes more heads than the greedy and rule-based players.
+    assert scores[:, 2].mean() > scores[:, [0, 1, 3]].mean() + 2
+
+
+def test_seating_others_keeps_one_seat_of_every_game_for_the_network() -> None:
+    generator = np.random.default_rng(7)
+    seated = seat_others(5, 4000, 3, 0.5, generator)
+    assert seated.shape == (4000, 5) and set(np.unique(seated)) == {-1, 0, 1, 2}
+    assert ((seated < 0).sum(axis=1) >= 1).all()
+    # Each of the 4 seats but the network's one is fixed with probability 0.5.
+    assert (seated >= 0).mean() == pytest.approx(0.5 * 4 / 5, abs=0.02)
+    assert (seat_others(5, 100, 3, 0.0, generator) == -1).all()
+    always = seat_others(5, 100, 3, 1.0, generator)
+    assert ((always < 0).sum(axis=1) == 1).all()
+
+
+def test_a_run_with_others_trains_on_mixed_tables_and_evaluates_against_each(
+    tmp_path: Path, start: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = ["--start-from", str(start), *TINY, "--others", "greedy", "start", "rules"]
+    whole, split = tmp_path / "whole", tmp_path / "split"
+    assert finetune(whole, "--updates", "4", *settings) == 0
+    assert finetune(split, "--updates", "2", *settings) == 0
+    assert finetune(split, "--resume", "--updates", "4", "--quiet") == 0
+    assert records(whole) == records(split)  # seeded and resumed exactly
+    evaluated = [r["eval"] for r in records(whole) if "eval" in r]
+    assert len(evaluated) == 2 and set(evaluated[0]) == {"start", "greedy", "rules"}
+    plain = tmp_path / "plain"
+    assert finetune(plain, "--updates", "4", "--start-from", str(start), *TINY) == 0
+    assert not same_params(load(whole / "weights.npz"), load(plain / "weights.npz"))
+    meta = load(whole / "weights.npz").meta
+    assert isinstance(meta["settings"], dict)
+    assert meta["settings"]["others"] == ["greedy", "start", "rules"]
+    capsys.readouterr()
+    bad = tmp_path / "bad"
+    assert finetune(bad, "--start-from", str(start), *TINY, "--others", "mc") == 2
+    assert finetune(bad, "--start-from", str(start), *TINY, "--others-share", "2") == 2
+    err = capsys.readouterr().err
+    assert "no fixed player 'mc'; one of greedy, rules, start" in err
+    assert "--others-share is a chance" in err and "Traceback" not in err
+    assert not bad.exists()
+
+
 def test_a_network_against_itself_wins_its_fair_share() -> None:
     net = initial(5, (16,), (8,))
     figures = evaluate(net, net, 4, 4000, seed=3)
@@ -168,3 +240,5 @@ def test_a_network_against_itself_wins_its_fair_share() -> None:
     assert figures["heads"] == pytest.approx(figures["opponent_heads"], abs=0.5)
     other = evaluate(net, initial(6, (16,), (8,)), 4, 200, seed=3)
     assert other != figures
+    greedy = evaluate(net, greedy_picks, 4, 2000, seed=3)
+    assert greedy["high"] < 0.25 and greedy["heads"] > greedy["opponent_heads"]
