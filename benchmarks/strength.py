@@ -20,7 +20,8 @@ same cards. The tables (``--table``):
 - ``--opponent FILE.py:CLASS`` puts a bot class from a file in the other three seats of
   any of these one-against-three tables: a bot kept outside the repository (issue 33
   measures the champion against a port of take5bot's M11 this way; the port never enters
-  the repository).
+  the repository). ``--bot FILE.py:CLASS`` seats one in seat 0 the same way (a variant of
+  an example bot, say a subclass with another class attribute, for an experiment).
 - ``learned-vs-random`` and ``learned-vs-rules``: the learned bot (example_bots/learned_bot,
   6 nimmt! family only) against three random or three rule-based bots; the same figures.
 
@@ -282,28 +283,39 @@ def table_for(name: str, subject: str | None, opponent: str | None = None) -> Se
     table = TABLES[name]
     if (subject is not None or opponent is not None) and name not in SUBJECT_TABLES:
         raise ValueError(f"--bot and --opponent go with --table {', '.join(SUBJECT_TABLES)}")
-    first = table[0] if subject is None else SUBJECTS[subject]
+    first = table[0] if subject is None else subject_bot(subject)
     others = table[1:] if opponent is None else (bot_from_file(opponent),) * (len(table) - 1)
     return (first, *others)
 
 
+def subject_bot(subject: str) -> type[Bot]:
+    """Seat 0's bot: an example bot by name (:data:`SUBJECTS`), or ``FILE.py:CLASS`` (a
+    variant of one for an experiment, kept outside the repository)."""
+    if subject in SUBJECTS:
+        return SUBJECTS[subject]
+    if ":" not in subject:
+        raise ValueError(f"--bot: no bot {subject!r}; one of {', '.join(sorted(SUBJECTS))},"
+                         " or FILE.py:CLASS")  # fmt: skip
+    return bot_from_file(subject, "--bot")
+
+
 @functools.cache
-def bot_from_file(spec: str) -> type[Bot]:
+def bot_from_file(spec: str, flag: str = "--opponent") -> type[Bot]:
     """The bot class ``CLASS`` of the Python file ``FILE`` named by ``FILE:CLASS`` (a bot
     kept outside the repository, such as a port of a published bot to measure against).
     Loaded once per process: a worker process plays many deals with it."""
     path, _, name = spec.rpartition(":")
     if not path or not name or not Path(path).is_file():
-        raise ValueError(f"--opponent wants FILE.py:CLASS, with FILE an existing file: {spec!r}")
+        raise ValueError(f"{flag} wants FILE.py:CLASS, with FILE an existing file: {spec!r}")
     module_spec = importlib.util.spec_from_file_location(f"opponent_{Path(path).stem}", path)
     if module_spec is None or module_spec.loader is None:
-        raise ValueError(f"--opponent: {path} is not a Python file")
+        raise ValueError(f"{flag}: {path} is not a Python file")
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[module_spec.name] = module
     module_spec.loader.exec_module(module)
     found = getattr(module, name, None)
     if not (isinstance(found, type) and issubclass(found, Bot)):
-        raise ValueError(f"--opponent: {path} has no bot class {name}")
+        raise ValueError(f"{flag}: {path} has no bot class {name}")
     return found
 
 
@@ -321,7 +333,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", action="append", choices=sorted(VARIANTS))
     parser.add_argument("--table", choices=sorted(TABLES), default="mixed")
-    parser.add_argument("--bot", choices=sorted(SUBJECTS), help="seat 0's bot (subject tables)")
+    parser.add_argument(
+        "--bot",
+        metavar="NAME|FILE.py:CLASS",
+        help=f"seat 0's bot (subject tables): one of {', '.join(sorted(SUBJECTS))}, or a bot"
+        " class from a file (a variant for an experiment)",
+    )
     parser.add_argument(
         "--clock",
         choices=sorted(TIMERS),

@@ -145,3 +145,13 @@ def test_an_opponent_from_a_file_fills_the_other_seats(tmp_path: Path) -> None:
     for wrong in (f"{path}:Missing", f"{tmp_path / 'none.py'}:LowestCard", str(path)):
         with pytest.raises(ValueError, match="--opponent"):
             table_for("vs-winner", None, wrong)
+
+
+def test_seat_0_can_take_a_bot_from_a_file_too(tmp_path: Path) -> None:
+    path = tmp_path / "outside.py"
+    path.write_text(OUTSIDE_BOT)
+    table = table_for("vs-mc64", f"{path}:LowestCard")
+    assert [b.name for b in table] == ["lowest_card", "mc64", "mc64", "mc64"]
+    for wrong in ("no_such_bot", f"{path}:Missing", f"{tmp_path / 'none.py'}:LowestCard"):
+        with pytest.raises(ValueError, match="--bot"):
+            table_for("vs-mc64", wrong)

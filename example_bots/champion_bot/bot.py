@@ -66,7 +66,7 @@ class ChampionBot(Bot):
     name = "champion_bot"
     version = "0.4"
     author = "Bullring examples"
-    playout_policy = "net"  # every seat's policy in the playouts: net, greedy or rules
+    playout_policy = "net"  # the playouts' policy: net, mixed, greedy or rules (playouts.py)
     search_games = SEARCH_GAMES  # playouts per visit
     goal = "margin"  # what a playout is worth: "margin", "win" or "own" (montecarlo_bot.value)
     racing = False  # card picks by the race (search.race); else, and row choices: PUCT
@@ -135,7 +135,7 @@ class ChampionBot(Bot):
     def playouts(self, seconds: float) -> str:
         """The playouts' policy for a search of `seconds`: :attr:`playout_policy`, but
         greedy where the network's slower visits would not fit (:data:`NET_MIN_SEARCH_S`)."""
-        if self.playout_policy == "net" and seconds < NET_MIN_SEARCH_S:
+        if self.playout_policy in ("net", "mixed") and seconds < NET_MIN_SEARCH_S:
             return "greedy"
         return self.playout_policy
 

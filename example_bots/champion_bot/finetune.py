@@ -17,6 +17,14 @@ Every ``--eval-every`` updates the network's most likely card (as the raw policy
 sits against three of the ``--start-from`` network, on ``--eval-games`` games of the
 batch simulator: the curve (``curve.png``) shows that win share.
 
+A network that only meets itself gets better against itself and can get worse against
+other kinds of player. ``--others greedy rules start`` seats fixed players at some tables,
+as :mod:`.train`'s ``--others`` does: in each game one seat, drawn at random, is the
+network's, and each other seat is a fixed player with probability ``--others-share``
+(drawn from the names given): the batch simulator's greedy or rule-based pickers, or the
+``--start-from`` network's most likely card. Their picks give no gradient, and every
+evaluation also measures the network against three of each named picker.
+
 A run is seeded (each update's games come from ``--seed`` and its number) and resumable:
 ``checkpoint.npz`` holds the network, Adam's moments and the log after every update that
 saves (``--save-every``), and ``--resume`` goes on from it. ``weights.npz`` and

@@ -8,6 +8,10 @@ network's choice from what that seat could see: its own hand, the rows, the head
 and the cards it has not seen (the round's undealt cards and the other seats' hands),
 encoded for all games and seats at once by :mod:`.batch_features`. A row to take is the
 cheapest, as in the greedy playouts.
+
+The mixed playouts (``"mixed"``) hedge between the two models of the other players: in
+each playout each other seat is, with the chance `greedy_share`, played by the greedy
+heuristic instead of the network (the searching seat always by the network).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import numpy as np
 
 from example_bots.champion_bot.batch_features import BoolArray, encode_picks
 from example_bots.champion_bot.net import Net
-from example_bots.montecarlo_bot.sixnimmt import Picker
+from example_bots.montecarlo_bot.sixnimmt import Picker, greedy_picks
 from sdk import SixNimmtView, seen_cards
 from sdk.game.sixnimmt import HAND_SIZE
 from sdk.game.sixnimmt.batch import Batch, IntArray
@@ -30,21 +34,34 @@ class NetPicks:
 
     It keeps, per game of the batch, the cards of the round no seat holds and no seat has
     seen (`undealt`) and the scores at the round's start; a new round's deal (every hand
-    full) sets both afresh.
+    full) sets both afresh. With a `greedy_share` above 0, each seat but `seat` of each
+    game is played by the greedy heuristic with that chance (drawn at the first turn from
+    the playouts' generator, so a seeded batch plays the same games).
     """
 
     def __init__(
-        self, net: Net, undealt: BoolArray, round_start: IntArray, *, one_round: bool
+        self,
+        net: Net,
+        undealt: BoolArray,
+        round_start: IntArray,
+        *,
+        one_round: bool,
+        seat: int = 0,
+        greedy_share: float = 0.0,
     ) -> None:
         self.net = net
         self.undealt = undealt
         self.round_start = round_start
         self.one_round = one_round
+        self.seat = seat
+        self.greedy_share = greedy_share
+        self.greedy: BoolArray | None = None  # (k, n): the seats the greedy heuristic plays
 
     def __call__(
         self, batch: Batch, games: IntArray, hands: IntArray, rng: np.random.Generator
     ) -> IntArray:
         highest = batch.rules.highest
+        greedy_slots = self._greedy_slots(batch, games, hands, rng)
         dealt_now = (hands > 0).sum(axis=(1, 2)) == hands.shape[1] * HAND_SIZE
         if dealt_now.any():
             fresh = games[dealt_now]
@@ -74,12 +91,32 @@ class NetPicks:
         logits[hands == 0] = -np.inf
         chosen = logits.argmax(axis=2)[:, :, None]
         slots: IntArray = np.take_along_axis(slot_of, chosen, axis=2)[:, :, 0]
+        if greedy_slots is not None:
+            assert self.greedy is not None
+            slots = np.where(self.greedy[games], greedy_slots, slots)
         return slots
 
+    def _greedy_slots(
+        self, batch: Batch, games: IntArray, hands: IntArray, rng: np.random.Generator
+    ) -> IntArray | None:
+        """The greedy heuristic's slots for every seat (None when it plays no seat)."""
+        if self.greedy_share <= 0.0:
+            return None
+        if self.greedy is None:
+            k, n = len(self.undealt), hands.shape[1]
+            self.greedy = rng.random((k, n)) < self.greedy_share
+            self.greedy[:, self.seat] = False
+        if not self.greedy[games].any():
+            return None
+        return greedy_picks(batch, games, hands, rng)
 
-def net_playouts(net: Net, view: SixNimmtView) -> Callable[[IntArray], Picker]:
+
+def net_playouts(
+    net: Net, view: SixNimmtView, greedy_share: float = 0.0
+) -> Callable[[IntArray], Picker]:
     """For the search's simulation: given a batch's determinized hands (k, n, H), the
-    :class:`NetPicks` that plays it out from `view`'s position."""
+    :class:`NetPicks` that plays it out from `view`'s position (each other seat greedy with
+    the chance `greedy_share`)."""
     highest = view.highest_card
     seen = np.zeros(highest + 1, dtype=bool)
     seen[0] = True
@@ -92,12 +129,23 @@ def net_playouts(net: Net, view: SixNimmtView) -> Callable[[IntArray], Picker]:
         undealt = np.tile(~seen, (k, 1))
         np.put_along_axis(undealt, hands.reshape(k, -1), False, axis=1)
         undealt[:, 0] = False
-        return NetPicks(net, undealt, np.tile(round_start, (k, 1)), one_round=one_round)
+        return NetPicks(
+            net, undealt, np.tile(round_start, (k, 1)), one_round=one_round,
+            seat=view.header.seat, greedy_share=greedy_share,
+        )  # fmt: skip
 
     return picks_for
 
 
+MIXED_GREEDY_SHARE = 0.5  # the "mixed" playouts: the chance another seat plays greedy
+
+
 def playout_policy(name: str, net: Net, view: SixNimmtView) -> str | Callable[[IntArray], Picker]:
     """The search's `policy` for playouts called `name` from `view`: "net" is the
-    network's (:func:`net_playouts`); "greedy" and "rules" are the Monte Carlo bot's."""
-    return net_playouts(net, view) if name == "net" else name
+    network's (:func:`net_playouts`), "mixed" the network's with each other seat greedy
+    half the time; "greedy" and "rules" are the Monte Carlo bot's."""
+    if name == "net":
+        return net_playouts(net, view)
+    if name == "mixed":
+        return net_playouts(net, view, MIXED_GREEDY_SHARE)
+    return name

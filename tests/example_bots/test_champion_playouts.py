@@ -5,6 +5,7 @@ what each seat has not seen; the search and the bot play with them."""
 
 from __future__ import annotations
 
+import copy
 import random
 
 import numpy as np
@@ -15,7 +16,7 @@ from example_bots.champion_bot.features import encode
 from example_bots.champion_bot.net import Net, initial
 from example_bots.champion_bot.playouts import NetPicks, net_playouts
 from example_bots.champion_bot.search import search
-from example_bots.montecarlo_bot.sixnimmt import GreedyDraws, play_out
+from example_bots.montecarlo_bot.sixnimmt import GreedyDraws, greedy_picks, play_out
 from example_bots.rules_bot.bot import RulesBot
 from sdk import DecisionKind, OptionKind, play_local
 from sdk.bot import Bot
@@ -76,6 +77,44 @@ def test_a_new_deal_resets_the_unseen_cards_and_the_round_start() -> None:
     assert not picks.undealt.any()
 
 
+def test_mixed_playouts_seat_the_greedy_heuristic_in_other_seats_only() -> None:
+    """Each other seat of each playout is the greedy heuristic's with the chance given, the
+    searching seat never; a greedy seat plays greedy_picks' card, every other seat the
+    network's."""
+    net = the_net()
+    state = new_game("6nimmt", {"rounds": "1"}, 4, 11)
+    k, seat = 300, 2
+    hands = np.tile(np.array(state.hands, dtype=np.int64), (k, 1, 1))
+    view = state.view(seat)
+    mixed = net_playouts(net, view, greedy_share=0.5)(hands)
+    plain = net_playouts(net, view)(hands)
+    assert isinstance(mixed, NetPicks)
+    calls = 0
+
+    def checked(batch: Batch, games: np.ndarray, now: np.ndarray, rng: np.random.Generator
+                ) -> np.ndarray:  # fmt: skip
+        nonlocal calls
+        before = copy.deepcopy(rng)
+        slots = mixed(batch, games, now, rng)
+        assert mixed.greedy is not None
+        if calls == 0:
+            before.random(mixed.greedy.shape)  # the draw of the greedy seats
+        greedy = mixed.greedy[games]
+        assert (slots[greedy] == greedy_picks(batch, games, now, before)[greedy]).all()
+        by_net = plain(batch, games, now, np.random.default_rng(0))
+        assert (slots[~greedy] == by_net[~greedy]).all()
+        calls += 1
+        return slots
+
+    scores = play_out(state.clone(), k, hands, seat, 0, np.random.default_rng(3), checked)
+    assert calls == 10 and scores.shape == (k, 4)
+    assert mixed.greedy is not None and not mixed.greedy[:, seat].any()
+    assert mixed.greedy[:, [0, 1, 3]].mean() == pytest.approx(0.5, abs=0.06)
+    again = net_playouts(net, view, greedy_share=0.5)(hands)
+    replayed = play_out(state.clone(), k, hands, seat, 0, np.random.default_rng(3), again)
+    assert np.array_equal(scores, replayed)  # seeded
+
+
 def test_the_search_plays_out_with_the_network() -> None:
     net = the_net()
     state = new_game("6nimmt", {"rounds": "1"}, 4, 5)
@@ -95,6 +134,9 @@ def test_the_bot_plays_out_with_the_network_when_there_is_time_to() -> None:
     bot = ChampionBot(the_net())
     assert bot.playouts(NET_MIN_SEARCH_S) == "net"
     assert bot.playouts(NET_MIN_SEARCH_S - 0.01) == "greedy"  # a short clock
+    bot.playout_policy = "mixed"
+    assert bot.playouts(NET_MIN_SEARCH_S) == "mixed"
+    assert bot.playouts(NET_MIN_SEARCH_S - 0.01) == "greedy"
     bot.playout_policy = "rules"
     assert bot.playouts(NET_MIN_SEARCH_S) == bot.playouts(0.0) == "rules"
 
