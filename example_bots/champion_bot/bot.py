@@ -4,10 +4,12 @@ other variant is played by the winner bot.
 In ``6nimmt`` (every player count and format) each decision is encoded from the seat's
 view (:mod:`example_bots.champion_bot.features`), the network (:mod:`.net`, numpy only,
 weights in ``weights.npz`` beside this file) gives a prior over the options, and the
-search (:mod:`.search`) spends 75% of the decision's deadline on playouts in which every
-seat plays the network's choice (:mod:`.playouts`; with less than
-:data:`NET_MIN_SEARCH_S` to search, the faster greedy playouts), the prior guiding the
-visits (:func:`.search.search`). With ``racing`` a card pick is a race instead
+search (:mod:`.search`) spends 75% of the decision's deadline on playouts in which its
+own seat plays the network's choice and each other seat, by the toss of a coin per
+playout, the network's or the greedy heuristic's (:mod:`.playouts`, "mixed": a hedge
+between the two kinds of player it meets; with less than :data:`NET_MIN_SEARCH_S` to
+search, the faster greedy playouts), the prior guiding the visits
+(:func:`.search.search`). With ``racing`` a card pick is a race instead
 (:func:`.search.race`: all options on the same deals, the clearly worse dropped); it
 follows the network's model of the players more closely and played worse against
 ``mc:64`` (the README's "Measured"), so it is off.
@@ -64,9 +66,9 @@ class ChampionBot(Bot):
     """A network-guided search in 6 nimmt!, the winner bot elsewhere."""
 
     name = "champion_bot"
-    version = "0.4"
+    version = "0.5"
     author = "Bullring examples"
-    playout_policy = "net"  # the playouts' policy: net, mixed, greedy or rules (playouts.py)
+    playout_policy = "mixed"  # the playouts' policy: mixed, net, greedy or rules (playouts.py)
     search_games = SEARCH_GAMES  # playouts per visit
     goal = "margin"  # what a playout is worth: "margin", "win" or "own" (montecarlo_bot.value)
     racing = False  # card picks by the race (search.race); else, and row choices: PUCT

@@ -132,10 +132,10 @@ def test_the_search_plays_out_with_the_network() -> None:
 
 def test_the_bot_plays_out_with_the_network_when_there_is_time_to() -> None:
     bot = ChampionBot(the_net())
-    assert bot.playouts(NET_MIN_SEARCH_S) == "net"
+    assert bot.playouts(NET_MIN_SEARCH_S) == "mixed"  # the default
     assert bot.playouts(NET_MIN_SEARCH_S - 0.01) == "greedy"  # a short clock
-    bot.playout_policy = "mixed"
-    assert bot.playouts(NET_MIN_SEARCH_S) == "mixed"
+    bot.playout_policy = "net"
+    assert bot.playouts(NET_MIN_SEARCH_S) == "net"
     assert bot.playouts(NET_MIN_SEARCH_S - 0.01) == "greedy"
     bot.playout_policy = "rules"
     assert bot.playouts(NET_MIN_SEARCH_S) == bot.playouts(0.0) == "rules"
@@ -144,7 +144,7 @@ def test_the_bot_plays_out_with_the_network_when_there_is_time_to() -> None:
 @pytest.mark.parametrize("players", [3, 10])
 def test_the_bot_with_network_playouts_plays_legally_within_its_clock(players: int) -> None:
     champion = ChampionBot(the_net())
-    assert champion.playouts(0.5 * SHARE - 0.05) == "net"  # at this test's clock
+    assert champion.playouts(0.5 * SHARE - 0.05) == "mixed"  # at this test's clock
     bots: list[Bot] = [champion] + [RulesBot() for _ in range(players - 1)]
     result = play_local("6nimmt:rounds=1", bots, seed=players, decision_ms=500, clock=True)
     assert champion.own and result.state.is_terminal()
