@@ -30,7 +30,7 @@ import numpy as np
 
 from example_bots.champion_bot.features import encode
 from example_bots.champion_bot.net import Net, load, softmax
-from example_bots.champion_bot.playouts import playout_policy
+from example_bots.champion_bot.playouts import MIXED_GREEDY_SHARE, playout_policy
 from example_bots.champion_bot.search import race, search
 from example_bots.winner_bot.bot import WinnerBot
 from sdk import (
@@ -69,6 +69,7 @@ class ChampionBot(Bot):
     version = "0.5"
     author = "Bullring examples"
     playout_policy = "mixed"  # the playouts' policy: mixed, net, greedy or rules (playouts.py)
+    greedy_share = MIXED_GREEDY_SHARE  # mixed playouts: the chance another seat is greedy
     search_games = SEARCH_GAMES  # playouts per visit
     goal = "margin"  # what a playout is worth: "margin", "win" or "own" (montecarlo_bot.value)
     racing = False  # card picks by the race (search.race); else, and row choices: PUCT
@@ -106,7 +107,7 @@ class ChampionBot(Bot):
             return int(np.argmax(logits))
         stop = stop_time(clock, share=SHARE)
         playouts = self.playouts(stop - clock.timer())
-        policy = playout_policy(playouts, self.net, view)
+        policy = playout_policy(playouts, self.net, view, self.greedy_share)
         if self.racing and view.header.decision == DecisionKind.PICK_CARD:
             result = race(
                 view,

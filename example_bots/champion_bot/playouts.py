@@ -140,12 +140,14 @@ def net_playouts(
 MIXED_GREEDY_SHARE = 0.5  # the "mixed" playouts: the chance another seat plays greedy
 
 
-def playout_policy(name: str, net: Net, view: SixNimmtView) -> str | Callable[[IntArray], Picker]:
+def playout_policy(
+    name: str, net: Net, view: SixNimmtView, greedy_share: float = MIXED_GREEDY_SHARE
+) -> str | Callable[[IntArray], Picker]:
     """The search's `policy` for playouts called `name` from `view`: "net" is the
     network's (:func:`net_playouts`), "mixed" the network's with each other seat greedy
-    half the time; "greedy" and "rules" are the Monte Carlo bot's."""
+    with the chance `greedy_share`; "greedy" and "rules" are the Monte Carlo bot's."""
     if name == "net":
         return net_playouts(net, view)
     if name == "mixed":
-        return net_playouts(net, view, MIXED_GREEDY_SHARE)
+        return net_playouts(net, view, greedy_share)
     return name

@@ -14,7 +14,7 @@ import pytest
 from example_bots.champion_bot.bot import NET_MIN_SEARCH_S, SHARE, ChampionBot, shipped_net
 from example_bots.champion_bot.features import encode
 from example_bots.champion_bot.net import Net, initial
-from example_bots.champion_bot.playouts import NetPicks, net_playouts
+from example_bots.champion_bot.playouts import NetPicks, net_playouts, playout_policy
 from example_bots.champion_bot.search import search
 from example_bots.montecarlo_bot.sixnimmt import GreedyDraws, greedy_picks, play_out
 from example_bots.rules_bot.bot import RulesBot
@@ -110,7 +110,12 @@ def test_mixed_playouts_seat_the_greedy_heuristic_in_other_seats_only() -> None:
     assert calls == 10 and scores.shape == (k, 4)
     assert mixed.greedy is not None and not mixed.greedy[:, seat].any()
     assert mixed.greedy[:, [0, 1, 3]].mean() == pytest.approx(0.5, abs=0.06)
-    again = net_playouts(net, view, greedy_share=0.5)(hands)
+    bot = ChampionBot(net)
+    bot.greedy_share = 0.5
+    policy = playout_policy("mixed", net, view, bot.greedy_share)
+    assert callable(policy)
+    again = policy(hands)
+    assert isinstance(again, NetPicks) and again.greedy_share == 0.5
     replayed = play_out(state.clone(), k, hands, seat, 0, np.random.default_rng(3), again)
     assert np.array_equal(scores, replayed)  # seeded
 
