@@ -1,10 +1,11 @@
-"""The champion's playouts: the CPU time of one search visit, greedy against network.
+"""The champion's playouts: the CPU time of one search visit, greedy, network and mixed.
 
 A visit plays `--games` playouts of one option to the end of the round, every seat
-played by the greedy heuristic or by the shipped network (example_bots/champion_bot,
-:mod:`example_bots.champion_bot.playouts`). Prints, per player count, the CPU time (the
-thread's) of a visit with each policy, their ratio, and how many visits fit in the
-0.75 s the bot searches at a 1 s clock.
+played by the greedy heuristic, by the shipped network (example_bots/champion_bot,
+:mod:`example_bots.champion_bot.playouts`), or mixed (the bot's: each other seat greedy
+by a coin, :data:`~example_bots.champion_bot.playouts.MIXED_GREEDY_SHARE`). Prints, per
+player count, the CPU time (the thread's) of a visit with each policy, the network's
+ratio to greedy, and how many visits fit in the 0.75 s the bot searches at a 1 s clock.
 
     .venv/bin/python -m benchmarks.champion_playouts [--games 32] [--seconds 1] \\
         [--players 2 4 10]
@@ -51,10 +52,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         state = new_game("6nimmt", {"rounds": "1"}, players, 7)
         greedy = visit_seconds(state, "greedy", args.games, args.seconds)
         network = visit_seconds(state, "net", args.games, args.seconds)
+        mixed = visit_seconds(state, "mixed", args.games, args.seconds)
         print(
             f"{players:>2} players: greedy {greedy * 1000:6.1f} ms  network"
-            f" {network * 1000:6.1f} ms  ({network / greedy:4.1f} x)  visits in"
-            f" {SHARE:.2f} s: greedy {SHARE / greedy:5.0f}, network {SHARE / network:4.0f}"
+            f" {network * 1000:6.1f} ms  ({network / greedy:4.1f} x)  mixed"
+            f" {mixed * 1000:6.1f} ms  visits in {SHARE:.2f} s: greedy {SHARE / greedy:5.0f},"
+            f" network {SHARE / network:4.0f}, mixed {SHARE / mixed:4.0f}"
         )
 
 

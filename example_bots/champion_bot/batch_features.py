@@ -104,9 +104,13 @@ def encode_picks(
     *,
     highest: int,
     one_round: bool,
+    seats: BoolArray | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """Every seat's state vector (k, n, STATE_SIZE) and its hand slots' option rows
-    (k, n, H, OPTION_SIZE), all zero for an empty slot, for a card pick.
+    (k, n, H, OPTION_SIZE), all zero for an empty slot, for a card pick. With `seats`
+    (k, n), only the marked seats', in row-major order: (P, STATE_SIZE) and
+    (P, H, OPTION_SIZE) for P marked seats (a playout's seats that a heuristic plays need
+    no features).
 
     Per game: the rows' `last` card, `length` and `heads` (k, ROWS), and the round's cards
     that no seat holds and no seat has seen (`undealt`, k, highest + 1, index 0 unused);
@@ -150,37 +154,72 @@ def encode_picks(
     unseen_count = pool_cards.sum(axis=1)[:, None] - own_count  # (k, n)
     state[:, :, _UNSEEN_COUNT_AT] = unseen_count / scale
 
-    options = np.zeros((k, n, h, OPTION_SIZE))
-    cards = hands
+    if seats is None:
+        game, seat = (a.ravel() for a in np.indices((k, n)))
+    else:
+        game, seat = np.nonzero(seats)
+    cards = hands[game, seat]  # (P, H)
+    options = _option_rows(
+        cards,
+        last[game],
+        length[game],
+        heads[game],
+        pool_cards.cumsum(axis=1)[game],
+        unseen_count[game, seat],
+        players=n,
+        highest=highest,
+    )
+    if seats is None:
+        return state, options.reshape(k, n, h, OPTION_SIZE)
+    return state[game, seat], options
+
+
+def _option_rows(
+    cards: IntArray,
+    last: IntArray,
+    length: IntArray,
+    heads: IntArray,
+    pool_upto: IntArray,
+    unseen_count: IntArray,
+    *,
+    players: int,
+    highest: int,
+) -> FloatArray:
+    """The option rows (P, H, OPTION_SIZE) of P seats' hand slots (`cards`, P x H, 0 for
+    no card): per seat its game's rows (P, ROWS), the running count of its game's pool
+    (`pool_upto`, P x highest + 1) and how many cards it has not seen."""
+    p, h = cards.shape
+    scale = float(highest)
+    held = cards > 0
+    options = np.zeros((p, h, OPTION_SIZE))
     options[..., 0] = 1.0
     options[..., 1] = cards / scale
     options[..., 2] = HEADS_NP[cards] / 7
-    rank = ((hands[:, :, None, :] < cards[..., None]) & held[:, :, None, :]).sum(axis=3)
+    rank = ((cards[:, None, :] < cards[..., None]) & held[:, None, :]).sum(axis=2)
     options[..., 3] = rank / 10
-    row_last = last[:, None, None, :]
-    below = row_last < cards[..., None]  # (k, n, H, ROWS): rows the card would follow
-    lands = np.asarray(below.any(axis=3), dtype=bool)
-    target = np.where(below, row_last, -1).argmax(axis=3)
-    game = np.arange(k)[:, None, None]
-    target_last = last[game, target]
-    target_length = length[game, target]
-    target_heads = heads[game, target]
-    cheapest = heads.min(axis=1)[:, None, None]
+    row_last = last[:, None, :]
+    below = row_last < cards[..., None]  # (P, H, ROWS): rows the card would follow
+    lands = np.asarray(below.any(axis=2), dtype=bool)
+    target = np.where(below, row_last, -1).argmax(axis=2)
+    pair = np.arange(p)[:, None]
+    target_last = last[pair, target]
+    target_length = length[pair, target]
+    target_heads = heads[pair, target]
+    cheapest = heads.min(axis=1)[:, None]
     options[..., 4] = ~lands
     options[..., 5] = np.where(lands, 0.0, cheapest / 10)
     # Per slot, the cards above its row's end and below the card: the seat's own, and
     # those it has not seen (the pool's less its own).
     own_between = (
-        (hands[:, :, None, :] > target_last[..., None]) & (hands[:, :, None, :] < cards[..., None])
-    ).sum(axis=3)
-    pool_upto = pool_cards.cumsum(axis=1)
-    pool_between = pool_upto[game, np.maximum(cards - 1, 0)] - pool_upto[game, target_last]
+        (cards[:, None, :] > target_last[..., None]) & (cards[:, None, :] < cards[..., None])
+    ).sum(axis=2)
+    pool_between = pool_upto[pair, np.maximum(cards - 1, 0)] - pool_upto[pair, target_last]
     between = np.where(lands, pool_between - own_between, 0)
     free = ROW_CAPACITY - target_length
     full = free <= 0
-    pool = np.broadcast_to(unseen_count[:, :, None], between.shape)
+    pool = np.broadcast_to(unseen_count[:, None], between.shape)
     share = np.divide(between, pool, out=np.zeros(between.shape), where=pool > 0)
-    opponents = max(n - 1, 0)
+    opponents = max(players - 1, 0)
     chance_of = _chance_table(opponents, highest)
     chance = np.where(full, 1.0, chance_of[pool, between, np.clip(free, 0, ROW_CAPACITY)])
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -198,8 +237,8 @@ def encode_picks(
             chance * (target_heads + HEADS_NP[cards]) / 10,
             own_between / 10,
         ],
-        axis=3,
+        axis=2,
     )
-    options[..., _CARD_AT : _CARD_AT + landing.shape[3]] = np.where(lands[..., None], landing, 0.0)
-    options[hands == 0] = 0.0
-    return state, options
+    options[..., _CARD_AT : _CARD_AT + landing.shape[2]] = np.where(lands[..., None], landing, 0.0)
+    options[~held] = 0.0
+    return options

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+import numpy.typing as npt
 
 from example_bots.champion_bot.batch_features import BoolArray, encode_picks
 from example_bots.champion_bot.net import Net
@@ -76,6 +77,8 @@ class NetPicks:
         slot_of = np.argsort(hands == 0, axis=2, kind="stable")[:, :, :count]
         hands = np.take_along_axis(hands, slot_of, axis=2)
         scores = batch.scores[games]
+        # The network scores only the seats it plays (the greedy seats' picks are made).
+        by_net = None if self.greedy is None or greedy_slots is None else ~self.greedy[games]
         state, options = encode_picks(
             batch.last[games],
             batch.length[games],
@@ -86,14 +89,14 @@ class NetPicks:
             scores,
             highest=highest,
             one_round=self.one_round,
+            seats=by_net,
         )
         logits = self.net.pick_logits(state, options)
-        logits[hands == 0] = -np.inf
-        chosen = logits.argmax(axis=2)[:, :, None]
-        slots: IntArray = np.take_along_axis(slot_of, chosen, axis=2)[:, :, 0]
-        if greedy_slots is not None:
-            assert self.greedy is not None
-            slots = np.where(self.greedy[games], greedy_slots, slots)
+        if by_net is None:
+            return _argmax_slots(logits, hands, slot_of)
+        assert greedy_slots is not None
+        slots = greedy_slots.copy()
+        slots[by_net] = _argmax_slots(logits, hands[by_net], slot_of[by_net])
         return slots
 
     def _greedy_slots(
@@ -109,6 +112,15 @@ class NetPicks:
         if not self.greedy[games].any():
             return None
         return greedy_picks(batch, games, hands, rng)
+
+
+def _argmax_slots(logits: npt.NDArray[np.float32], hands: IntArray, slot_of: IntArray) -> IntArray:
+    """Per seat (any leading shape), the hand slot of its highest-scored card: `logits`
+    and `hands` by its compacted slots, `slot_of` each compacted slot's hand slot."""
+    logits[hands == 0] = -np.inf
+    chosen = logits.argmax(axis=-1)[..., None]
+    slots: IntArray = np.take_along_axis(slot_of, chosen, axis=-1)[..., 0]
+    return slots
 
 
 def net_playouts(

@@ -88,3 +88,22 @@ def test_the_batch_features_are_the_view_features(players: int, options: dict[st
             )
             checked += 1
     assert checked == len(states) * players
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_the_marked_seats_features_are_those_rows_of_every_seats(players: int) -> None:
+    rng = random.Random(players)
+    states = [
+        start
+        for seed in range(2)
+        for start in turn_starts(new_game("6nimmt", {"rounds": "1"}, players, 9100 + seed), rng)
+    ]
+    inputs = batch_inputs(states)
+    all_states, all_options = encode_picks(**inputs)  # type: ignore[arg-type]
+    marked = np.random.default_rng(players).random((len(states), players)) < 0.5
+    assert 0 < marked.sum() < marked.size
+    some_states, some_options = encode_picks(**inputs, seats=marked)  # type: ignore[arg-type]
+    assert some_states.shape == (marked.sum(), all_states.shape[2])
+    assert some_options.shape == (marked.sum(), *all_options.shape[2:])
+    np.testing.assert_array_equal(some_states, all_states[marked])
+    np.testing.assert_array_equal(some_options, all_options[marked])
