@@ -214,7 +214,8 @@ def ladder_figures(folder: Path, args: argparse.Namespace) -> None:
             f"matches/s, {len(PYTHON_BOTS)} Python example bots, 6 nimmt! rounds=1, 4 seats, "
             f"{args.decision_ms} ms a decision, {args.workers} workers: league run "
             f"{league:.2f} ({league_n} matches), ladder {ladder:.2f} ({ladder_n} matches in "
-            f"{args.ladder_s:g} s): {ladder / league:.0%} of league run"
+            f"{args.ladder_s:g} s): "
+            + (f"{ladder / league:.0%} of league run" if league else "too few to compare")
         )
         print(
             f"site lag over {len(lags)} samples: at most {max(n for n, _ in lags)} matches "

@@ -4,6 +4,7 @@ measurement; the figures themselves are read by people, never asserted)."""
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -36,7 +37,13 @@ CASES = {
         ["--games", "1", "--oracle-deals", "64", "--decision-ms", "40", "--repeats", "1"],
         "best chosen",
     ),
-    "arena": (["--uploads", "1", "--seconds", "1", "--clients", "1"], "requests/s"),
+    "arena": (
+        shlex.split(
+            "--uploads 1 --seconds 1 --clients 1 --ladder-s 4 --league-games 2"
+            " --decision-ms 50 --new-sigma 8"
+        ),
+        "a new version in a running ladder",
+    ),
     "leaderboard": (["--matches", "12", "--distinct", "4"], "cold build of 12 matches"),
     "site_publish": (["--matches", "12", "--rounds", "1"], "+50 matches, publish"),
     "strength": (
