@@ -84,12 +84,27 @@ def _chance_table(trials: int, highest: int) -> FloatArray:
     return table
 
 
+@functools.cache
+def _bucket_of(highest: int) -> IntArray:
+    """Each card's histogram bucket (index 0, no card: BUCKETS, in none). Read-only."""
+    bucket = np.minimum((np.arange(highest + 1) - 1) // BUCKET_WIDTH, BUCKETS - 1)
+    bucket[0] = BUCKETS
+    bucket.setflags(write=False)
+    return bucket
+
+
+@functools.cache
+def _bucket_matrix(highest: int) -> IntArray:
+    """(highest + 1, BUCKETS): 1 where a card falls in a bucket. Read-only."""
+    matrix: IntArray = (_bucket_of(highest)[:, None] == np.arange(BUCKETS)).astype(np.int64)
+    matrix.setflags(write=False)
+    return matrix
+
+
 def _bucket_counts(cards: IntArray, highest: int) -> IntArray:
     """Per row of `cards` (..., m; 0 for no card), how many fall in each histogram bucket
     (..., BUCKETS)."""
-    bucket = np.minimum((np.arange(highest + 1) - 1) // BUCKET_WIDTH, BUCKETS - 1)
-    bucket[0] = BUCKETS  # no card: in no bucket
-    counts: IntArray = (bucket[cards][..., None] == np.arange(BUCKETS)).sum(axis=-2)
+    counts: IntArray = (_bucket_of(highest)[cards][..., None] == np.arange(BUCKETS)).sum(axis=-2)
     return counts
 
 
@@ -120,58 +135,57 @@ def encode_picks(
     """
     k, n, h = hands.shape
     scale = float(highest)
-    held = hands > 0
-    own_count = held.sum(axis=2)
-    state = np.zeros((k, n, STATE_SIZE))
-    if 2 <= n <= MAX_PLAYERS:
-        state[:, :, n - 2] = 1.0
-    state[:, :, MAX_PLAYERS - 1] = n / 10
-    state[:, :, MAX_PLAYERS] = own_count / 10
-    state[:, :, _PICK_AT] = 1.0
-    order = np.argsort(last, axis=1)
-    by_last = [np.take_along_axis(a, order, axis=1) for a in (last, length, heads)]
-    table = np.stack(
-        [by_last[0] / scale, by_last[1] / ROW_CAPACITY, by_last[2] / 10], axis=2
-    ).reshape(k, 1, 3 * ROWS)
-    state[:, :, _ROWS_AT : _ROWS_AT + 3 * ROWS] = table
-    mean, fewest, most = _others(round_heads)
-    state[:, :, _ROUND_AT] = round_heads / 10
-    state[:, :, _ROUND_AT + 1] = mean / 10
-    state[:, :, _ROUND_AT + 2] = fewest / 10
-    state[:, :, _ROUND_AT + 3] = most / 10
-    state[:, :, _ROUND_AT + 4] = (round_heads - fewest) / 10
-    state[:, :, _TOTAL_AT] = totals / 66
-    state[:, :, _TOTAL_AT + 1] = _others(totals)[2] / 66
-    state[:, :, _TOTAL_AT + 2] = float(one_round)
-    # The pool: per game, the cards some seat has not seen (undealt or in a hand).
-    pool_cards = undealt.copy()
-    np.put_along_axis(pool_cards, hands.reshape(k, n * h), True, axis=1)
-    pool_cards[:, 0] = False
-    own_buckets = _bucket_counts(hands, highest)
-    pool_buckets = _bucket_counts(np.where(pool_cards, np.arange(highest + 1), 0), highest)
-    state[:, :, _HAND_AT : _HAND_AT + BUCKETS] = own_buckets / 4
-    state[:, :, _UNSEEN_AT : _UNSEEN_AT + BUCKETS] = (pool_buckets[:, None, :] - own_buckets) / 8
-    unseen_count = pool_cards.sum(axis=1)[:, None] - own_count  # (k, n)
-    state[:, :, _UNSEEN_COUNT_AT] = unseen_count / scale
-
     if seats is None:
         game, seat = (a.ravel() for a in np.indices((k, n)))
     else:
         game, seat = np.nonzero(seats)
-    cards = hands[game, seat]  # (P, H)
+    cards = hands[game, seat]  # (P, H): the hand of each seat encoded
+    own_count = (cards > 0).sum(axis=1)
+    state = np.zeros((len(game), STATE_SIZE))
+    if 2 <= n <= MAX_PLAYERS:
+        state[:, n - 2] = 1.0
+    state[:, MAX_PLAYERS - 1] = n / 10
+    state[:, MAX_PLAYERS] = own_count / 10
+    state[:, _PICK_AT] = 1.0
+    order = np.argsort(last, axis=1)
+    by_last = [np.take_along_axis(a, order, axis=1) for a in (last, length, heads)]
+    table = np.stack(
+        [by_last[0] / scale, by_last[1] / ROW_CAPACITY, by_last[2] / 10], axis=2
+    ).reshape(k, 3 * ROWS)
+    state[:, _ROWS_AT : _ROWS_AT + 3 * ROWS] = table[game]
+    mean, fewest, most = (values[game, seat] for values in _others(round_heads))
+    own_round = round_heads[game, seat]
+    state[:, _ROUND_AT] = own_round / 10
+    state[:, _ROUND_AT + 1] = mean / 10
+    state[:, _ROUND_AT + 2] = fewest / 10
+    state[:, _ROUND_AT + 3] = most / 10
+    state[:, _ROUND_AT + 4] = (own_round - fewest) / 10
+    state[:, _TOTAL_AT] = totals[game, seat] / 66
+    state[:, _TOTAL_AT + 1] = _others(totals)[2][game, seat] / 66
+    state[:, _TOTAL_AT + 2] = float(one_round)
+    # The pool: per game, the cards some seat has not seen (undealt or in a hand).
+    pool_cards = undealt.copy()
+    np.put_along_axis(pool_cards, hands.reshape(k, n * h), True, axis=1)
+    pool_cards[:, 0] = False
+    own_buckets = _bucket_counts(cards, highest)
+    pool_buckets = pool_cards.astype(np.int64) @ _bucket_matrix(highest)
+    state[:, _HAND_AT : _HAND_AT + BUCKETS] = own_buckets / 4
+    state[:, _UNSEEN_AT : _UNSEEN_AT + BUCKETS] = (pool_buckets[game] - own_buckets) / 8
+    unseen_count = pool_cards.sum(axis=1)[game] - own_count  # (P,)
+    state[:, _UNSEEN_COUNT_AT] = unseen_count / scale
     options = _option_rows(
         cards,
         last[game],
         length[game],
         heads[game],
         pool_cards.cumsum(axis=1)[game],
-        unseen_count[game, seat],
+        unseen_count,
         players=n,
         highest=highest,
     )
     if seats is None:
-        return state, options.reshape(k, n, h, OPTION_SIZE)
-    return state[game, seat], options
+        return state.reshape(k, n, STATE_SIZE), options.reshape(k, n, h, OPTION_SIZE)
+    return state, options
 
 
 def _option_rows(
