@@ -7,9 +7,9 @@ network's choice, :mod:`.playouts`, or the Monte Carlo bot's greedy or rule-base
 policy), each game with its own sample of the hidden hands, scored by the seat's margin
 over the table (the others' mean heads minus its own). Visits are given out as in PUCT
 (AlphaZero): every option gets one first (in the order of the prior, highest first),
-then the one with the highest ``Q + c * prior * sqrt(N) / (1 + n)`` (heads). The k-th
-visit of every option plays the same seed (common random numbers), so options are
-compared on the same deals.
+then the one with the highest ``Q + c * prior * sqrt(N) / (1 + n)`` (in the goal's
+units: heads for the margin, :data:`C_PUCT_OF_GOAL`). The k-th visit of every option
+plays the same seed (common random numbers), so options are compared on the same deals.
 
 The search stops after `visits` visits in all (training: the same work every time, so a
 run is reproducible) or at a time on a timer (the bot, under its clock), whichever comes
@@ -33,6 +33,10 @@ from sdk import Option, SixNimmtView
 from sdk.game.sixnimmt.batch import IntArray
 
 C_PUCT = 4.0  # heads: how far the prior lets an option's mean fall behind and still be tried
+# The same in each goal's units (montecarlo_bot.sixnimmt.value): a game's margin spreads
+# over about 9 heads (standard deviation, 4 seats), its win share over about 0.43, so a
+# win-share search explores as a margin one does with a constant 20 times smaller.
+C_PUCT_OF_GOAL = {"margin": C_PUCT, "own": C_PUCT, "win": C_PUCT / 20}
 RACE_Z = 2.0  # race: an option is dropped when it trails the leader by this many standard errors
 RACE_MIN_DEALS = 32  # race: deals every option plays before any is dropped
 
@@ -65,15 +69,17 @@ def search(
     visits: int = 30,
     stop: float = math.inf,
     timer: Callable[[], float] | None = None,
-    c_puct: float = C_PUCT,
+    c_puct: float | None = None,
     goal: str = "margin",
     policy: str | Callable[[IntArray], Picker] = "greedy",
 ) -> SearchResult:
     """Search the decision; see the module's docstring. `policy` is the playouts' policy
     of every seat ("greedy", "rules" or a maker of a stateful one, as
     :func:`example_bots.montecarlo_bot.sixnimmt.simulation` takes; the network's is
-    :func:`example_bots.champion_bot.playouts.net_playouts`)."""
+    :func:`example_bots.champion_bot.playouts.net_playouts`). `c_puct` is the
+    exploration constant in the goal's units (:data:`C_PUCT_OF_GOAL` by default)."""
     n = len(options)
+    c = C_PUCT_OF_GOAL[goal] if c_puct is None else c_puct
     simulate = simulation(view, options, rng, goal, policy)
     seeds: list[int] = []
     count = np.zeros(n)
@@ -90,7 +96,7 @@ def search(
             index = order[step]
         else:
             q = total / np.maximum(count, 1)
-            score = q + c_puct * prior * math.sqrt(count.sum()) / (1 + count)
+            score = q + c * prior * math.sqrt(count.sum()) / (1 + count)
             index = int(np.argmax(score))
         depth = int(count[index])
         while len(seeds) <= depth:

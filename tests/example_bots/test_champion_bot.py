@@ -27,7 +27,7 @@ from example_bots.champion_bot.features import (
     encode,
 )
 from example_bots.champion_bot.net import initial, load, save
-from example_bots.champion_bot.search import search
+from example_bots.champion_bot.search import C_PUCT, C_PUCT_OF_GOAL, search
 from example_bots.rules_bot.bot import RulesBot
 from sdk import DecisionClock, MatchInfo, OptionKind, SixNimmtView, play_local
 from sdk.bot import Bot
@@ -137,6 +137,29 @@ def test_the_search_spends_its_visits_and_prefers_what_it_found_best() -> None:
     timed = search(view, options, prior, random.Random(1), games=2, stop=10.0,
                    timer=lambda: next(readings))  # fmt: skip
     assert timed.visits.sum() == 2
+
+
+def test_a_win_share_search_explores_in_win_share_units() -> None:
+    """Scored by the win share (0 to 1), the search's exploration constant is the win
+    share's (C_PUCT_OF_GOAL): a prior sure of the worst option does not hold the visits
+    there, as the heads-sized constant would."""
+    state = position({"variant": "6nimmt", "players": 4, "seed": 5, "format": {"rounds": "1"},
+                      "turns": 2})  # fmt: skip
+    view = state.view(0)
+    assert isinstance(view, SixNimmtView)
+    options = state.legal_options(0)
+    flat = np.full(len(options), 1 / len(options))
+    scouted = search(view, options, flat, random.Random(2), games=16, visits=80, goal="win")
+    worst = int(np.argmin(scouted.q))
+    assert scouted.q.max() - scouted.q[worst] > 0.2
+    sure = np.full(len(options), 0.1 / (len(options) - 1))
+    sure[worst] = 0.9
+    scaled = search(view, options, sure, random.Random(3), games=16, visits=60, goal="win")
+    heads_sized = search(view, options, sure, random.Random(3), games=16, visits=60, goal="win",
+                         c_puct=C_PUCT)  # fmt: skip
+    assert C_PUCT_OF_GOAL["win"] < C_PUCT_OF_GOAL["margin"] == C_PUCT
+    assert scaled.best != worst and scaled.visits[worst] < 20
+    assert heads_sized.best == worst
 
 
 def test_it_plays_6nimmt_itself_and_every_other_variant_as_the_winner_bot() -> None:
