@@ -29,7 +29,7 @@ from example_bots.champion_bot.features import (
 from example_bots.champion_bot.net import initial, load, save
 from example_bots.champion_bot.search import C_PUCT, C_PUCT_OF_GOAL, search
 from example_bots.rules_bot.bot import RulesBot
-from sdk import DecisionClock, MatchInfo, OptionKind, SixNimmtView, play_local
+from sdk import DecisionClock, MatchInfo, Option, OptionKind, SixNimmtView, play_local
 from sdk.bot import Bot
 from sdk.game import GameState, new_game
 
@@ -111,12 +111,17 @@ def test_features_read_the_view_only() -> None:
         assert s[len(STATE_FEATURES) - 3] == pytest.approx((104 - 4 - 10) / 104)  # unseen
 
 
-def test_the_search_spends_its_visits_and_prefers_what_it_found_best() -> None:
+def third_turn() -> tuple[SixNimmtView, list[Option]]:
+    """Seat 0's view and options at the third turn of a 4-seat one-round game."""
     state = position({"variant": "6nimmt", "players": 4, "seed": 5, "format": {"rounds": "1"},
                       "turns": 2})  # fmt: skip
     view = state.view(0)
     assert isinstance(view, SixNimmtView)
-    options = state.legal_options(0)
+    return view, list(state.legal_options(0))
+
+
+def test_the_search_spends_its_visits_and_prefers_what_it_found_best() -> None:
+    view, options = third_turn()
     prior = np.full(len(options), 1 / len(options))
     result = search(view, options, prior, random.Random(1), games=8, visits=20)
     assert result.visits.sum() == 20 and result.visits.min() >= 1
@@ -143,11 +148,7 @@ def test_a_win_share_search_explores_in_win_share_units() -> None:
     """Scored by the win share (0 to 1), the search's exploration constant is the win
     share's (C_PUCT_OF_GOAL): a prior sure of the worst option does not hold the visits
     there, as the heads-sized constant would."""
-    state = position({"variant": "6nimmt", "players": 4, "seed": 5, "format": {"rounds": "1"},
-                      "turns": 2})  # fmt: skip
-    view = state.view(0)
-    assert isinstance(view, SixNimmtView)
-    options = state.legal_options(0)
+    view, options = third_turn()
     flat = np.full(len(options), 1 / len(options))
     scouted = search(view, options, flat, random.Random(2), games=16, visits=80, goal="win")
     worst = int(np.argmin(scouted.q))
