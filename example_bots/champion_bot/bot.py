@@ -66,7 +66,7 @@ class ChampionBot(Bot):
     """A network-guided search in 6 nimmt!, the winner bot elsewhere."""
 
     name = "champion_bot"
-    version = "0.5"
+    version = "0.6"
     author = "Bullring examples"
     playout_policy = "mixed"  # the playouts' policy: mixed, net, greedy or rules (playouts.py)
     greedy_share = MIXED_GREEDY_SHARE  # mixed playouts: the chance another seat is greedy
