@@ -78,7 +78,10 @@ class NetPicks:
         hands = np.take_along_axis(hands, slot_of, axis=2)
         scores = batch.scores[games]
         # The network scores only the seats it plays (the greedy seats' picks are made).
-        by_net = None if self.greedy is None or greedy_slots is None else ~self.greedy[games]
+        by_net = None
+        if greedy_slots is not None:
+            assert self.greedy is not None  # drawn by _greedy_slots
+            by_net = ~self.greedy[games]
         state, options = encode_picks(
             batch.last[games],
             batch.length[games],
@@ -92,12 +95,10 @@ class NetPicks:
             seats=by_net,
         )
         logits = self.net.pick_logits(state, options)
-        if by_net is None:
+        if greedy_slots is None or by_net is None:
             return _argmax_slots(logits, hands, slot_of)
-        assert greedy_slots is not None
-        slots = greedy_slots.copy()
-        slots[by_net] = _argmax_slots(logits, hands[by_net], slot_of[by_net])
-        return slots
+        greedy_slots[by_net] = _argmax_slots(logits, hands[by_net], slot_of[by_net])
+        return greedy_slots
 
     def _greedy_slots(
         self, batch: Batch, games: IntArray, hands: IntArray, rng: np.random.Generator
@@ -116,7 +117,8 @@ class NetPicks:
 
 def _argmax_slots(logits: npt.NDArray[np.float32], hands: IntArray, slot_of: IntArray) -> IntArray:
     """Per seat (any leading shape), the hand slot of its highest-scored card: `logits`
-    and `hands` by its compacted slots, `slot_of` each compacted slot's hand slot."""
+    and `hands` by its compacted slots, `slot_of` each compacted slot's hand slot. Sets
+    the empty slots' `logits` to -inf in place."""
     logits[hands == 0] = -np.inf
     chosen = logits.argmax(axis=-1)[..., None]
     slots: IntArray = np.take_along_axis(slot_of, chosen, axis=-1)[..., 0]
