@@ -71,7 +71,7 @@ class ChampionBot(Bot):
     playout_policy = "mixed"  # the playouts' policy: mixed, net, greedy or rules (playouts.py)
     greedy_share = MIXED_GREEDY_SHARE  # mixed playouts: the chance another seat is greedy
     search_games = SEARCH_GAMES  # playouts per visit
-    goal = "margin"  # what a playout is worth: "margin", "win" or "own" (montecarlo_bot.value)
+    goal = "margin"  # a playout's worth: "margin", "lead", "win" or "own" (montecarlo_bot.value)
     racing = False  # card picks by the race (search.race); else, and row choices: PUCT
     race_deals = 32  # the race's first round: deals per option
 

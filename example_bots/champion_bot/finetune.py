@@ -170,6 +170,13 @@ def play_games(
         seated = np.full((games, players), -1)
     learner = seated < 0
     rows = np.flatnonzero(learner)
+    # Only the seats a network plays are encoded; `encoded_row` is each one's row there.
+    by_net = learner.copy()
+    for index, other in enumerate(others):
+        if isinstance(other, Net):
+            by_net |= seated == index
+    encoded_row = np.full((games, players), -1)
+    encoded_row[by_net] = np.arange(int(by_net.sum()))
     turns = []
     for turn in range(hands.shape[2]):
         cards = hands.shape[2] - turn
@@ -177,7 +184,7 @@ def play_games(
         held = np.take_along_axis(hands, slot_of, axis=2)
         state, options = encode_picks(
             batch.last, batch.length, batch.heads, held, undealt, batch.scores, batch.scores,
-            highest=highest, one_round=True,
+            highest=highest, one_round=True, seats=by_net,
         )  # fmt: skip
         slots = np.zeros((games, players), dtype=np.int64)
         for index, other in enumerate(others):
@@ -185,16 +192,19 @@ def play_games(
             if not at.any():
                 continue
             if isinstance(other, Net):
-                best = other.pick_logits(state[at], options[at]).argmax(axis=1)
+                mine = encoded_row[at]
+                best = other.pick_logits(state[mine], options[mine]).argmax(axis=1)
                 slots[at] = slot_of[at][np.arange(len(best)), best]
             else:
                 slots[at] = other(batch, every, hands, generator)[at]
-        logits = net.pick_logits(state[learner], options[learner])
+        if len(rows) < len(state):  # other networks' seats encoded too: the learner's rows
+            state, options = state[encoded_row[learner]], options[encoded_row[learner]]
+        logits = net.pick_logits(state, options)
         if sample:
             logits = logits + generator.gumbel(size=logits.shape).astype(np.float32)
         chosen = logits.argmax(axis=1)
         slots[learner] = slot_of[learner][np.arange(len(chosen)), chosen]
-        turns.append(Turn(state[learner], options[learner], chosen, rows))
+        turns.append(Turn(state, options, chosen, rows))
         played = np.take_along_axis(hands, slots[:, :, None], axis=2)
         np.put_along_axis(hands, slots[:, :, None], 0, axis=2)
         batch.play_turns(every, played)

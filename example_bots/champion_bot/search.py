@@ -36,7 +36,7 @@ C_PUCT = 4.0  # heads: how far the prior lets an option's mean fall behind and s
 # The same in each goal's units (montecarlo_bot.sixnimmt.value): a game's margin spreads
 # over about 9 heads (standard deviation, 4 seats), its win share over about 0.43, so a
 # win-share search explores as a margin one does with a constant 20 times smaller.
-C_PUCT_OF_GOAL = {"margin": C_PUCT, "own": C_PUCT, "win": C_PUCT / 20}
+C_PUCT_OF_GOAL = {"margin": C_PUCT, "own": C_PUCT, "lead": C_PUCT, "win": C_PUCT / 20}
 RACE_Z = 2.0  # race: an option is dropped when it trails the leader by this many standard errors
 RACE_MIN_DEALS = 32  # race: deals every option plays before any is dropped
 

@@ -210,7 +210,7 @@ def simulation(
 ) -> BatchSimulation:
     """A batch simulation of `options` from `view` for :func:`sdk.montecarlo.evaluate_batched`.
 
-    `utility` is "own", "margin" or "win" (see :func:`value`); `policy` the playout
+    `utility` is "own", "margin", "lead" or "win" (see :func:`value`); `policy` the playout
     policy of every seat, "greedy" (:func:`greedy_picks`) or "rules"
     (:func:`rules_like_picks`), or a function that makes the policy for a batch of
     playouts from its determinized hands (k, n, H), for a policy that keeps state.
@@ -288,15 +288,19 @@ def pick_simulation(
 def value(scores: FloatArray, seat: int, utility: str) -> FloatArray:
     """Per game, how good final `scores` (games, n) are for `seat` (higher is better).
 
-    "own": minus own heads; "margin": minus own heads against the others' mean; "win":
-    the share of the win (fewest heads, ties shared), with the margin / 1000 to break ties.
+    "own": minus own heads; "margin": minus own heads against the others' mean; "lead":
+    minus own heads against the best other seat's (positive only for a win); "win": the
+    share of the win (fewest heads, ties shared), with the margin / 1000 to break ties.
     """
     own: FloatArray = scores[:, seat]
     if utility == "own" or scores.shape[1] < 2:
         return -own
-    lead: FloatArray = (scores.sum(axis=1) - own) / (scores.shape[1] - 1) - own
+    if utility == "lead":
+        best_other: FloatArray = np.delete(scores, seat, axis=1).min(axis=1)
+        return best_other - own
+    margin: FloatArray = (scores.sum(axis=1) - own) / (scores.shape[1] - 1) - own
     if utility == "margin":
-        return lead
+        return margin
     low = scores.min(axis=1)
     share: FloatArray = np.where(own == low, 1.0 / (scores == low[:, None]).sum(axis=1), 0.0)
-    return share + lead / 1000
+    return share + margin / 1000

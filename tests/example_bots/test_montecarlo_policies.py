@@ -48,6 +48,12 @@ def test_win_value_shares_ties_and_breaks_them_by_margin() -> None:
     assert list(value(scores, 0, "margin")) == [4.0, -1.5, 3.0]
 
 
+def test_lead_value_is_the_gap_to_the_best_other_seat() -> None:
+    scores = np.array([[3.0, 5.0, 9.0], [4.0, 4.0, 1.0], [2.0, 2.0, 8.0]])
+    assert list(value(scores, 0, "lead")) == [2.0, -3.0, 0.0]  # won, lost, tied
+    assert list(value(scores, 2, "lead")) == [-6.0, 3.0, -6.0]  # the seat's own column left out
+
+
 @pytest.mark.parametrize("variant", ["6nimmt-tactics", "xnimmt", "hornochsen"])
 def test_the_bot_plays_whole_games_against_rule_based_bots(variant: str) -> None:
     options = {"rounds": "1"} if variant.startswith("6nimmt") else {}
