@@ -70,6 +70,7 @@ class ChampionBot(Bot):
     author = "Bullring examples"
     playout_policy = "mixed"  # the playouts' policy: mixed, net, greedy or rules (playouts.py)
     greedy_share = MIXED_GREEDY_SHARE  # mixed playouts: the chance another seat is greedy
+    others_temperature = 0.0  # net and mixed playouts: the other seats' policy temperature
     search_games = SEARCH_GAMES  # playouts per visit
     goal = "margin"  # a playout's worth: "margin", "lead", "win" or "own" (montecarlo_bot.value)
     racing = False  # card picks by the race (search.race); else, and row choices: PUCT
@@ -107,7 +108,9 @@ class ChampionBot(Bot):
             return int(np.argmax(logits))
         stop = stop_time(clock, share=SHARE)
         playouts = self.playouts(stop - clock.timer())
-        policy = playout_policy(playouts, self.net, view, self.greedy_share)
+        policy = playout_policy(
+            playouts, self.net, view, self.greedy_share, self.others_temperature
+        )
         if self.racing and view.header.decision == DecisionKind.PICK_CARD:
             result = race(
                 view,

@@ -49,6 +49,7 @@ class NetPicks:
         one_round: bool,
         seat: int = 0,
         greedy_share: float = 0.0,
+        temperature: float = 0.0,
     ) -> None:
         self.net = net
         self.undealt = undealt
@@ -56,6 +57,7 @@ class NetPicks:
         self.one_round = one_round
         self.seat = seat
         self.greedy_share = greedy_share
+        self.temperature = temperature
         self.greedy: BoolArray | None = None  # (k, n): the seats the greedy heuristic plays
 
     def __call__(
@@ -95,10 +97,26 @@ class NetPicks:
             seats=by_net,
         )
         logits = self.net.pick_logits(state, options)
+        if self.temperature > 0.0:
+            self._sample_others(logits, games, by_net, rng)
         if greedy_slots is None or by_net is None:
             return _argmax_slots(logits, hands, slot_of)
         greedy_slots[by_net] = _argmax_slots(logits, hands[by_net], slot_of[by_net])
         return greedy_slots
+
+    def _sample_others(
+        self, logits: npt.NDArray[np.float32], games: IntArray, by_net: BoolArray | None,
+        rng: np.random.Generator,
+    ) -> None:  # fmt: skip
+        """Gumbel noise of scale :attr:`temperature` on the other seats' `logits`, in place:
+        their argmax is then a draw from the network's policy at that temperature (the
+        searching seat keeps its most likely card)."""
+        noise = rng.gumbel(size=logits.shape).astype(np.float32) * np.float32(self.temperature)
+        if by_net is None:  # every seat's logits, (k, n, H)
+            noise[:, self.seat] = 0.0
+        else:  # the network's seats', in row-major order
+            noise[np.nonzero(by_net)[1] == self.seat] = 0.0
+        logits += noise
 
     def _greedy_slots(
         self, batch: Batch, games: IntArray, hands: IntArray, rng: np.random.Generator
@@ -126,11 +144,12 @@ def _argmax_slots(logits: npt.NDArray[np.float32], hands: IntArray, slot_of: Int
 
 
 def net_playouts(
-    net: Net, view: SixNimmtView, greedy_share: float = 0.0
+    net: Net, view: SixNimmtView, greedy_share: float = 0.0, temperature: float = 0.0
 ) -> Callable[[IntArray], Picker]:
     """For the search's simulation: given a batch's determinized hands (k, n, H), the
     :class:`NetPicks` that plays it out from `view`'s position (each other seat greedy with
-    the chance `greedy_share`)."""
+    the chance `greedy_share`, and where the network plays it, its policy at `temperature`
+    drawn from; 0: its most likely card)."""
     highest = view.highest_card
     seen = np.zeros(highest + 1, dtype=bool)
     seen[0] = True
@@ -145,7 +164,7 @@ def net_playouts(
         undealt[:, 0] = False
         return NetPicks(
             net, undealt, np.tile(round_start, (k, 1)), one_round=one_round,
-            seat=view.header.seat, greedy_share=greedy_share,
+            seat=view.header.seat, greedy_share=greedy_share, temperature=temperature,
         )  # fmt: skip
 
     return picks_for
@@ -155,13 +174,19 @@ MIXED_GREEDY_SHARE = 0.5  # the "mixed" playouts: the chance another seat plays 
 
 
 def playout_policy(
-    name: str, net: Net, view: SixNimmtView, greedy_share: float = MIXED_GREEDY_SHARE
+    name: str,
+    net: Net,
+    view: SixNimmtView,
+    greedy_share: float = MIXED_GREEDY_SHARE,
+    temperature: float = 0.0,
 ) -> str | Callable[[IntArray], Picker]:
     """The search's `policy` for playouts called `name` from `view`: "net" is the
     network's (:func:`net_playouts`), "mixed" the network's with each other seat greedy
-    with the chance `greedy_share`; "greedy" and "rules" are the Monte Carlo bot's."""
+    with the chance `greedy_share`; in both the other seats draw from the network's policy
+    at `temperature` (0: its most likely card). "greedy" and "rules" are the Monte Carlo
+    bot's."""
     if name == "net":
-        return net_playouts(net, view)
+        return net_playouts(net, view, 0.0, temperature)
     if name == "mixed":
-        return net_playouts(net, view, greedy_share)
+        return net_playouts(net, view, greedy_share, temperature)
     return name

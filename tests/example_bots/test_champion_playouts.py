@@ -13,7 +13,7 @@ import pytest
 
 from example_bots.champion_bot.bot import NET_MIN_SEARCH_S, SHARE, ChampionBot, shipped_net
 from example_bots.champion_bot.features import encode
-from example_bots.champion_bot.net import Net, initial
+from example_bots.champion_bot.net import Net, initial, softmax
 from example_bots.champion_bot.playouts import NetPicks, net_playouts, playout_policy
 from example_bots.champion_bot.search import search
 from example_bots.montecarlo_bot.sixnimmt import GreedyDraws, greedy_picks, play_out
@@ -118,6 +118,39 @@ def test_mixed_playouts_seat_the_greedy_heuristic_in_other_seats_only() -> None:
     assert isinstance(again, NetPicks) and again.greedy_share == 0.5
     replayed = play_out(state.clone(), k, hands, seat, 0, np.random.default_rng(3), again)
     assert np.array_equal(scores, replayed)  # seeded
+
+
+@pytest.mark.parametrize("greedy_share", [0.0, 0.5])
+def test_the_other_seats_draw_from_the_networks_policy_at_the_temperature(
+    greedy_share: float,
+) -> None:
+    """With a temperature, each other seat the network plays draws its card from the
+    network's policy at that temperature (softmax of its logits / T); the searching seat
+    still plays its most likely card."""
+    net = the_net()
+    state = new_game("6nimmt", {"rounds": "1"}, 4, 23)
+    k, seat, temperature = 3000, 1, 2.0
+    hands = np.tile(np.array(state.hands, dtype=np.int64), (k, 1, 1))
+    picks = net_playouts(net, state.view(seat), greedy_share, temperature)(hands)
+    assert isinstance(picks, NetPicks)
+    draws = GreedyDraws(np.random.default_rng(0))
+    batch = Batch(state, k, draws)
+    draws.batch = batch
+    slots = picks(batch, np.arange(k), hands, np.random.default_rng(8))
+    by_net = np.ones((k, 4), dtype=bool) if picks.greedy is None else ~picks.greedy
+    for other in range(4):
+        view, options = state.view(other), state.legal_options(other)
+        logits = net.logits(*encode(view, options))
+        policy = dict(zip((o.card for o in options), softmax(logits / temperature), strict=True))
+        cards = hands[0, other][slots[by_net[:, other], other]]
+        if other == seat:
+            assert set(cards.tolist()) == {options[int(np.argmax(logits))].card}
+            continue
+        assert len(cards) > k * (1 - greedy_share) * 0.9
+        shares = {card: float(np.mean(cards == card)) for card in policy}
+        assert max(policy.values()) < 0.8  # a spread policy, so the test can tell
+        for card, p in policy.items():
+            assert shares[card] == pytest.approx(p, abs=0.04), (other, card)
 
 
 def test_the_search_plays_out_with_the_network() -> None:
