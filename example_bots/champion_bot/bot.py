@@ -6,10 +6,11 @@ view (:mod:`example_bots.champion_bot.features`), the network (:mod:`.net`, nump
 weights in ``weights.npz`` beside this file) gives a prior over the options, and the
 search (:mod:`.search`) spends 75% of the decision's deadline on playouts in which its
 own seat plays the network's choice and each other seat, by the toss of a coin per
-playout, the network's or the greedy heuristic's (:mod:`.playouts`, "mixed": a hedge
-between the two kinds of player it meets; with less than :data:`NET_MIN_SEARCH_S` to
-search, the faster greedy playouts), the prior guiding the visits
-(:func:`.search.search`). With ``racing`` a card pick is a race instead
+playout, the greedy heuristic's or a draw from the network's policy at temperature 0.5
+(:mod:`.playouts`, "mixed": a hedge between the two kinds of player it meets; with less
+than :data:`NET_MIN_SEARCH_S` to search, the faster greedy playouts), the prior guiding
+the visits (:func:`.search.search`), each playout scored by the seat's lead over the
+best other seat (the goal "lead"). With ``racing`` a card pick is a race instead
 (:func:`.search.race`: all options on the same deals, the clearly worse dropped); it
 follows the network's model of the players more closely and played worse against
 ``mc:64`` (the README's "Measured"), so it is off.
@@ -66,13 +67,13 @@ class ChampionBot(Bot):
     """A network-guided search in 6 nimmt!, the winner bot elsewhere."""
 
     name = "champion_bot"
-    version = "0.6"
+    version = "0.7"
     author = "Bullring examples"
     playout_policy = "mixed"  # the playouts' policy: mixed, net, greedy or rules (playouts.py)
     greedy_share = MIXED_GREEDY_SHARE  # mixed playouts: the chance another seat is greedy
-    others_temperature = 0.0  # net and mixed playouts: the other seats' policy temperature
+    others_temperature = 0.5  # net and mixed playouts: the other seats' policy temperature
     search_games = SEARCH_GAMES  # playouts per visit
-    goal = "margin"  # a playout's worth: "margin", "lead", "win" or "own" (montecarlo_bot.value)
+    goal = "lead"  # a playout's worth: "margin", "lead", "win" or "own" (montecarlo_bot.value)
     racing = False  # card picks by the race (search.race); else, and row choices: PUCT
     race_deals = 32  # the race's first round: deals per option
 
