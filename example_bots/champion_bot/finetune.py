@@ -177,6 +177,7 @@ def play_games(
             by_net |= seated == index
     encoded_row = np.full((games, players), -1)
     encoded_row[by_net] = np.arange(int(by_net.sum()))
+    learner_rows = None if (by_net == learner).all() else encoded_row[learner]
     turns = []
     for turn in range(hands.shape[2]):
         cards = hands.shape[2] - turn
@@ -197,8 +198,8 @@ def play_games(
                 slots[at] = slot_of[at][np.arange(len(best)), best]
             else:
                 slots[at] = other(batch, every, hands, generator)[at]
-        if len(rows) < len(state):  # other networks' seats encoded too: the learner's rows
-            state, options = state[encoded_row[learner]], options[encoded_row[learner]]
+        if learner_rows is not None:  # other networks' seats encoded too: the learner's rows
+            state, options = state[learner_rows], options[learner_rows]
         logits = net.pick_logits(state, options)
         if sample:
             logits = logits + generator.gumbel(size=logits.shape).astype(np.float32)

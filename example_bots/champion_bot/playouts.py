@@ -98,16 +98,15 @@ class NetPicks:
         )
         logits = self.net.pick_logits(state, options)
         if self.temperature > 0.0:
-            self._sample_others(logits, games, by_net, rng)
+            self._sample_others(logits, by_net, rng)
         if greedy_slots is None or by_net is None:
             return _argmax_slots(logits, hands, slot_of)
         greedy_slots[by_net] = _argmax_slots(logits, hands[by_net], slot_of[by_net])
         return greedy_slots
 
     def _sample_others(
-        self, logits: npt.NDArray[np.float32], games: IntArray, by_net: BoolArray | None,
-        rng: np.random.Generator,
-    ) -> None:  # fmt: skip
+        self, logits: npt.NDArray[np.float32], by_net: BoolArray | None, rng: np.random.Generator
+    ) -> None:
         """Gumbel noise of scale :attr:`temperature` on the other seats' `logits`, in place:
         their argmax is then a draw from the network's policy at that temperature (the
         searching seat keeps its most likely card)."""

@@ -151,6 +151,14 @@ def test_the_other_seats_draw_from_the_networks_policy_at_the_temperature(
         assert max(policy.values()) < 0.8  # a spread policy, so the test can tell
         for card, p in policy.items():
             assert shares[card] == pytest.approx(p, abs=0.04), (other, card)
+    # The bot's policy names carry the temperature: "net" with no greedy seats.
+    view = state.view(seat)
+    for name, share in (("net", 0.0), ("mixed", 0.25)):
+        maker = playout_policy(name, net, view, 0.25, temperature)
+        assert callable(maker)
+        made = maker(hands)
+        assert isinstance(made, NetPicks)
+        assert (made.temperature, made.greedy_share) == (temperature, share)
 
 
 def test_the_search_plays_out_with_the_network() -> None:
