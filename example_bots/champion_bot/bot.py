@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from example_bots.champion_bot.belief import BELIEF_SPREAD, BELIEF_WORLDS, Belief
 from example_bots.champion_bot.features import encode
 from example_bots.champion_bot.net import Net, load, softmax
 from example_bots.champion_bot.playouts import MIXED_GREEDY_SHARE, playout_policy
@@ -76,6 +77,10 @@ class ChampionBot(Bot):
     goal = "lead"  # a playout's worth: "margin", "lead", "win" or "own" (montecarlo_bot.value)
     racing = False  # card picks by the race (search.race); else, and row choices: PUCT
     race_deals = 32  # the race's first round: deals per option
+    belief_temperature = 0.0  # above 0: playouts deal worlds weighted by the other seats'
+    # past plays under the network at this temperature (belief.py); 0: uniform deals
+    belief_worlds = BELIEF_WORLDS  # the belief's candidate worlds a decision
+    belief_spread = BELIEF_SPREAD  # the least effective share of them its weights keep
 
     def __init__(self, net: Net | None = None, *, search: bool = True) -> None:
         self.net = shipped_net() if net is None else net
@@ -112,6 +117,13 @@ class ChampionBot(Bot):
         policy = playout_policy(
             playouts, self.net, view, self.greedy_share, self.others_temperature
         )
+        deal = None
+        if self.belief_temperature > 0.0 and not view.all_hands:
+            deal = Belief(
+                self.net, view, self.rng,
+                worlds=self.belief_worlds, temperature=self.belief_temperature,
+                spread=self.belief_spread,
+            )  # fmt: skip
         if self.racing and view.header.decision == DecisionKind.PICK_CARD:
             result = race(
                 view,
@@ -123,6 +135,7 @@ class ChampionBot(Bot):
                 stop=stop,
                 timer=clock.timer,
                 policy=policy,
+                deal=deal,
             )
         else:
             result = search(
@@ -136,6 +149,7 @@ class ChampionBot(Bot):
                 stop=stop,
                 timer=clock.timer,
                 policy=policy,
+                deal=deal,
             )
         return result.best
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from example_bots.champion_bot.features import Array
-from example_bots.montecarlo_bot.sixnimmt import Picker, pick_simulation, simulation
+from example_bots.montecarlo_bot.sixnimmt import Dealer, Picker, pick_simulation, simulation
 from sdk import Option, SixNimmtView
 from sdk.game.sixnimmt.batch import IntArray
 
@@ -72,15 +72,18 @@ def search(
     c_puct: float | None = None,
     goal: str = "margin",
     policy: str | Callable[[IntArray], Picker] = "greedy",
+    deal: Dealer | None = None,
 ) -> SearchResult:
     """Search the decision; see the module's docstring. `policy` is the playouts' policy
     of every seat ("greedy", "rules" or a maker of a stateful one, as
     :func:`example_bots.montecarlo_bot.sixnimmt.simulation` takes; the network's is
     :func:`example_bots.champion_bot.playouts.net_playouts`). `c_puct` is the
-    exploration constant in the goal's units (:data:`C_PUCT_OF_GOAL` by default)."""
+    exploration constant in the goal's units (:data:`C_PUCT_OF_GOAL` by default); `deal`
+    deals the playouts' hidden hands (a :class:`~example_bots.champion_bot.belief.Belief`;
+    default: uniformly)."""
     n = len(options)
     c = C_PUCT_OF_GOAL[goal] if c_puct is None else c_puct
-    simulate = simulation(view, options, rng, goal, policy)
+    simulate = simulation(view, options, rng, goal, policy, deal)
     seeds: list[int] = []
     count = np.zeros(n)
     total = np.zeros(n)
@@ -126,6 +129,7 @@ def race(
     z: float = RACE_Z,
     goal: str = "margin",
     policy: str | Callable[[IntArray], Picker] = "greedy",
+    deal: Dealer | None = None,
 ) -> SearchResult:
     """Search a card pick by a race: each round plays every option still in it on the same
     fresh deals in one batch (:func:`~example_bots.montecarlo_bot.sixnimmt.pick_simulation`);
@@ -135,10 +139,10 @@ def race(
     options play more deals each. The search stops after `rounds` rounds, when one option
     is left, or at `stop` on the `timer` (no round starts that the longest so far says
     would end late). The answer is the best mean among the options left; ``visits`` are the
-    deals each option played. `prior` only orders the options."""
+    deals each option played. `prior` only orders the options; `deal` as in :func:`search`."""
     n = len(options)
     order = [int(i) for i in np.argsort(-prior, kind="stable")]
-    simulate = pick_simulation(view, options, rng, goal, policy)
+    simulate = pick_simulation(view, options, rng, goal, policy, deal)
     played: list[list[Array]] = [[] for _ in range(n)]
     alive = list(order)
     budget = deals * n  # games a round

@@ -139,6 +139,10 @@ def rules_like_picks(
 
 
 Picker = Callable[[Batch, IntArray, IntArray, np.random.Generator], IntArray]
+Dealer = Callable[[int, np.random.Generator], IntArray]
+"""(games, generator) -> every seat's hand in that many determinized worlds (games, n, H),
+as :func:`~sdk.game.sixnimmt.batch.determinized_hands` deals them; a simulation's `deal`
+replaces the uniform deal with one from a belief over the hidden hands."""
 PICKERS: dict[str, Picker] = {"greedy": greedy_picks, "rules": rules_like_picks}
 
 
@@ -207,6 +211,7 @@ def simulation(
     rng: random.Random,
     utility: str,
     policy: str | Callable[[IntArray], Picker] = "greedy",
+    deal: Dealer | None = None,
 ) -> BatchSimulation:
     """A batch simulation of `options` from `view` for :func:`sdk.montecarlo.evaluate_batched`.
 
@@ -214,6 +219,7 @@ def simulation(
     policy of every seat, "greedy" (:func:`greedy_picks`) or "rules"
     (:func:`rules_like_picks`), or a function that makes the policy for a batch of
     playouts from its determinized hands (k, n, H), for a policy that keeps state.
+    `deal` deals the hidden hands (:data:`Dealer`; default: uniformly from the unseen cards).
     """
     pickers = picker_maker(policy)
     seat = view.header.seat
@@ -229,13 +235,18 @@ def simulation(
             after.apply(seat, option)
             starts.append((after, 0))
 
+    def deal_hands(state: SixNimmtState, games: int, generator: np.random.Generator) -> IntArray:
+        if deal is None:
+            return determinized_hands(state, seat, games, generator, public)
+        return deal(games, generator)
+
     def simulate(index: int, games: int, seed: int) -> tuple[float, int]:
         generator = np.random.default_rng(seed)
         state, first_card = starts[index]
         if state.phase == Phase.DRAFT:  # the hands come from the rest of the draft
             hands = np.zeros((games, state.players, 0), dtype=np.int64)
         else:
-            hands = determinized_hands(state, seat, games, generator, public)
+            hands = deal_hands(state, games, generator)
         picks = pickers(hands)
         played = play_out(state, games, hands, seat, first_card, generator, picks)
         scores = played.astype(np.float64)
@@ -255,11 +266,13 @@ def pick_simulation(
     rng: random.Random,
     utility: str,
     policy: str | Callable[[IntArray], Picker] = "greedy",
+    deal: Dealer | None = None,
 ) -> PickSimulation:
     """For a card pick in the pick phase: like :func:`simulation`, but one call plays
     several options, each on the same deals (common random numbers), in one batch of
     options x deals games, so the batch's fixed cost per turn is paid once. The value is
     per option and deal, for paired comparisons.
+    `deal` deals the hidden hands, as in :func:`simulation`.
     """
     pickers = picker_maker(policy)
     if view.header.decision != DecisionKind.PICK_CARD:
@@ -273,7 +286,10 @@ def pick_simulation(
 
     def simulate(indices: Sequence[int], deals: int, seed: int) -> FloatArray:
         generator = np.random.default_rng(seed)
-        hands = determinized_hands(base, seat, deals, generator, public)
+        if deal is None:
+            hands = determinized_hands(base, seat, deals, generator, public)
+        else:
+            hands = deal(deals, generator)
         m = len(indices)
         every = np.tile(hands, (m, 1, 1))  # option-major: option i's deal d is i * deals + d
         first = np.repeat(cards[list(indices)], deals)
