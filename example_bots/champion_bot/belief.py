@@ -103,11 +103,20 @@ def play_log_likelihood(
     :func:`~sdk.game.sixnimmt.batch.determinized_hands` deals them), the log-probability
     of every other seat's card picks this round under the network's policy at
     `temperature`, had the seat held that world's hand (0 before any turn)."""
+    return np.asarray(seat_log_likelihood(net, view, hands, temperature).sum(axis=1))
+
+
+def seat_log_likelihood(
+    net: Net, view: SixNimmtView, hands: IntArray, temperature: float = BELIEF_TEMPERATURE
+) -> FloatArray:
+    """:func:`play_log_likelihood` per seat (worlds, n; 0 for the viewing seat). A seat's
+    term depends on its own hand alone: what it saw at each turn is public but for its
+    hand (the cards it had not seen are all the others, the same in every world)."""
     turns = round_turns(view)
     worlds, n, size = hands.shape
     count = len(turns)
     if count == 0:
-        return np.zeros(worlds)
+        return np.zeros((worlds, n))
     seat = view.header.seat
     highest = view.highest_card
     # Each seat's hand at turn j: its hand now and the cards it played at turns j.. (the
@@ -150,7 +159,9 @@ def play_log_likelihood(
     log_policy = logits - top - np.log(np.exp(logits - top).sum(axis=1, keepdims=True))
     chosen = np.tile(turns.played, tile)[others].reshape(-1, 1)
     picked = np.take_along_axis(log_policy, (held == chosen).argmax(axis=1)[:, None], axis=1)
-    return np.asarray(picked.reshape(worlds, -1).sum(axis=1))
+    per_seat = np.zeros((worlds, n))
+    per_seat[:, np.arange(n) != seat] = picked.reshape(worlds, count, n - 1).sum(axis=1)
+    return per_seat
 
 
 class Belief:
@@ -189,6 +200,64 @@ class Belief:
     def __call__(self, games: int, generator: np.random.Generator) -> IntArray:
         picks = generator.choice(len(self.hands), size=games, p=self.weights)
         dealt: IntArray = self.hands[picks]
+        return dealt
+
+
+class SeatBelief:
+    """A dealer like :class:`Belief`, but each other seat's hand is weighed on its own.
+
+    A seat's log-likelihood depends on its hand alone (:func:`seat_log_likelihood`), so
+    the `worlds` uniform deals give each other seat `worlds` candidate hands with their
+    own weights, and a dealt world takes one hand per seat, each drawn by its weights, and
+    is drawn again while two of them share a card (at most `redraws` times, then the
+    candidate world of the first seat's draw is dealt whole). A seat's weights spread over
+    far more hands than a whole world's do, since they carry one seat's plays, not every
+    seat's; each seat's are tempered as :class:`Belief`'s are.
+    """
+
+    def __init__(
+        self,
+        net: Net,
+        view: SixNimmtView,
+        rng: random.Random,
+        *,
+        worlds: int = BELIEF_WORLDS,
+        temperature: float = BELIEF_TEMPERATURE,
+        spread: float = BELIEF_SPREAD,
+        redraws: int = 8,
+    ) -> None:
+        base = from_view(view, rng)
+        generator = np.random.default_rng(rng.getrandbits(63))
+        self.seat = view.header.seat
+        self.hands = determinized_hands(base, self.seat, worlds, generator)
+        self.others = [s for s in range(view.header.players) if s != self.seat]
+        per_seat = seat_log_likelihood(net, view, self.hands, temperature)
+        self.tempering = [_tempering(per_seat[:, s], spread * worlds) for s in self.others]
+        self.weights = np.stack(
+            [_weights(per_seat[:, s], t) for s, t in zip(self.others, self.tempering, strict=True)]
+        )  # (others, worlds)
+        self.redraws = redraws
+
+    def effective_worlds(self) -> list[float]:
+        """Each other seat's effective number of candidate hands."""
+        return [_effective(weights) for weights in self.weights]
+
+    def __call__(self, games: int, generator: np.random.Generator) -> IntArray:
+        dealt: IntArray = np.repeat(self.hands[:1], games, axis=0)
+        missing = np.arange(games)
+        count = len(self.hands)
+        for _ in range(self.redraws):
+            picks = np.stack(
+                [generator.choice(count, size=len(missing), p=w) for w in self.weights], axis=1
+            )  # (missing, others)
+            for i, s in enumerate(self.others):
+                dealt[missing, s] = self.hands[picks[:, i], s]
+            cards = np.sort(dealt[missing][:, self.others].reshape(len(missing), -1), axis=1)
+            clash = ((cards[:, 1:] == cards[:, :-1]) & (cards[:, 1:] > 0)).any(axis=1)
+            missing = missing[clash]
+            if not len(missing):
+                return dealt
+        dealt[missing] = self.hands[picks[clash, 0]]
         return dealt
 
 

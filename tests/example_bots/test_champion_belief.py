@@ -13,14 +13,20 @@ import numpy as np
 import pytest
 
 import example_bots.champion_bot.bot as bot_module
-from example_bots.champion_bot.belief import Belief, play_log_likelihood, round_turns
+from example_bots.champion_bot.belief import (
+    Belief,
+    SeatBelief,
+    play_log_likelihood,
+    round_turns,
+    seat_log_likelihood,
+)
 from example_bots.champion_bot.bot import ChampionBot, shipped_net
 from example_bots.champion_bot.features import encode
 from example_bots.champion_bot.net import Net, initial, softmax
 from example_bots.champion_bot.search import search
 from example_bots.montecarlo_bot.sixnimmt import Picker, greedy_picks, pick_simulation, simulation
 from example_bots.rules_bot.bot import RulesBot
-from sdk import DecisionKind, SixNimmtView, play_local
+from sdk import DecisionKind, SixNimmtView, play_local, seen_cards
 from sdk.bot import Bot
 from sdk.game.sixnimmt import Phase, SixNimmtState, from_view, new_game
 from sdk.game.sixnimmt.batch import HEADS_NP, IntArray, determinized_hands
@@ -272,3 +278,50 @@ def test_the_bot_with_a_belief_plays_whole_games(monkeypatch: pytest.MonkeyPatch
     searched = [d for d in result.decisions if d.seat == 0 and len(d.options) > 1]
     assert len(made) == len(searched) >= 9
     assert all(len(belief.hands) == 64 for belief in made)
+
+
+def test_a_seats_likelihood_depends_on_its_own_hand_alone() -> None:
+    net = initial(6)
+    state, _ = played_until({"rounds": "1"}, 4, 40, stop=4 * 5)
+    seat = state.pending()[0]
+    view = six_view(state, seat)
+    worlds = determinized_hands(
+        from_view(view, random.Random(3)), seat, 6, np.random.default_rng(3)
+    )
+    per_seat = seat_log_likelihood(net, view, worlds)
+    assert per_seat.shape == (6, 4)
+    assert (per_seat[:, seat] == 0.0).all() and (per_seat[:, np.arange(4) != seat] < 0.0).all()
+    assert np.allclose(per_seat.sum(axis=1), play_log_likelihood(net, view, worlds))
+    # Two other seats trade hands between worlds 0 and 1: every seat's term follows its hand.
+    a, b = [s for s in range(4) if s != seat][:2]
+    traded = worlds.copy()
+    traded[0, a], traded[1, a] = worlds[1, a], worlds[0, a]
+    moved = seat_log_likelihood(net, view, traded)
+    assert moved[0, a] == pytest.approx(per_seat[1, a], abs=1e-5)
+    assert moved[1, a] == pytest.approx(per_seat[0, a], abs=1e-5)
+    assert np.allclose(moved[:, b], per_seat[:, b], atol=1e-5)
+
+
+def test_the_seat_belief_deals_whole_worlds_each_seats_hand_by_its_weights() -> None:
+    net = shipped_net()
+    assert net is not None
+    state, _ = played_until({"rounds": "1"}, 4, 33, stop=4 * 5, net=net)
+    seat = state.pending()[0]
+    view = six_view(state, seat)
+    belief = SeatBelief(net, view, random.Random(4), worlds=128, spread=0.1)
+    assert [e >= 0.1 * 128 * 0.99 for e in belief.effective_worlds()] == [True] * 3
+    dealt = belief(20_000, np.random.default_rng(5))
+    size = len(view.hand)
+    assert dealt.shape == (20_000, 4, size)
+    assert (dealt[:, seat] == np.array(view.hand)).all()
+    # Every dealt world is a deal: no card twice, none of them one the seat has seen.
+    cards = np.sort(dealt.reshape(20_000, -1), axis=1)
+    assert (cards[:, 1:] != cards[:, :-1]).all()
+    assert not np.isin(dealt[:, belief.others], sorted(seen_cards(view))).any()
+    # Each seat's hands are its candidates, drawn about as often as its weights say (a
+    # redraw after two hands share a card bends the shares a little).
+    for i, other in enumerate(belief.others):
+        index = {belief.hands[w, other].tobytes(): w for w in range(128)}
+        counts = np.bincount([index[hand.tobytes()] for hand in dealt[:, other]], minlength=128)
+        assert np.corrcoef(counts, belief.weights[i])[0, 1] > 0.9
+    assert np.array_equal(dealt, belief(20_000, np.random.default_rng(5)))  # seeded
