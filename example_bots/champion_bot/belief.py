@@ -1,21 +1,24 @@
-"""The champion's belief over the other seats' hidden hands: worlds weighted by the cards
-the other seats have played.
+"""The champion's belief over the other seats' hidden hands, from the cards they have
+played.
 
 A determinized search deals the hidden hands uniformly from the cards the seat has not
 seen. But the other seats' plays so far this round say something about what they hold: a
-player who keeps a card it would have liked to play probably does not hold it. The
-:class:`Belief` deals many candidate worlds at once, and weighs each by how likely every
-other seat's every play this round would have been, had it held that world's hand: the
-product, over the round's turns, of the network's probability of the card the seat played,
-from the position the seat saw then (its hand then is its hand now plus the cards it has
-played since), at a `temperature` (the network at temperature 2 predicted the play of
-every kind of opponent best, the champion README's "How well the playouts predict the
-players"). The search's playouts then draw their deals from those worlds by weight
+player who keeps a card it would have liked to play probably does not hold it. A world's
+likelihood is, per other seat and turn of the round, the network's probability of the card
+the seat played, from the position the seat saw then (its hand then is its hand now plus
+the cards it has played since), at a `temperature` (the network at temperature 2 predicts
+the play of every kind of opponent best: the champion README's "How well the playouts'
+models predict the players"). The :class:`Belief` deals the search's playouts from it
 (importance resampling), in place of the uniform deal.
 
-The round's public history gives each turn's start: the rows, the heads each seat had taken
-this round, and the card each seat revealed (:func:`round_turns`). Only card picks are
-weighed; a row choice says little about a hand.
+The round's public history gives each turn's start: the rows, the heads each seat had
+taken this round, and the card each seat revealed (:func:`round_turns`). Only card picks
+are weighed; a row choice says little about a hand.
+
+The bot's ``belief_temperature`` turns it on. It is off in the shipped bot: its deals hold
+more of the real cards than the uniform deal's (1.6 times as many at the 7th turn, barely
+more at the 3rd: ``python -m benchmarks.champion_belief``), and the bot played no better
+with it against M11 (the README's "Measured").
 """
 
 from __future__ import annotations
@@ -33,9 +36,9 @@ from sdk.game.core import EventKind
 from sdk.game.sixnimmt.batch import HEADS_NP, IntArray, determinized_hands
 from sdk.game.sixnimmt.constructors import from_view
 
-BELIEF_WORLDS = 256  # candidate worlds a decision weighs
+BELIEF_WORLDS = 256  # uniform deals a decision weighs: each other seat's candidate hands
 BELIEF_TEMPERATURE = 2.0  # the network's temperature as the model of the other seats
-BELIEF_SPREAD = 0.1  # the least effective share of the worlds the weights keep
+BELIEF_SPREAD = 0.1  # the least effective share of its candidates a seat's weights keep
 
 
 @dataclass(frozen=True)
@@ -165,54 +168,23 @@ def seat_log_likelihood(
 
 
 class Belief:
-    """A dealer for the search's playouts: `worlds` candidate worlds dealt uniformly from
-    `view` (seeded by `rng`), weighted by :func:`play_log_likelihood`; a call deals `games`
-    of them drawn by weight with the playouts' generator.
+    """A dealer for the search's playouts: each other seat's hidden hand drawn by how
+    likely its plays this round make it.
 
-    A few hundred uniform worlds hold few that fit many past plays well: by the middle of
-    a round the full weights can leave one or two worlds all the weight, and the search
-    would play every deal in them. So the log-likelihood is scaled down (tempered, by the
-    largest factor up to 1 that does it) until the weights' effective sample size is at
-    least `spread` of the worlds.
-    """
+    `worlds` uniform deals from `view` (seeded by `rng`) give each other seat `worlds`
+    candidate hands, weighed by its term of :func:`seat_log_likelihood` (a seat's term
+    depends on its own hand alone). A call deals `games` worlds with the playouts'
+    generator: one hand per other seat, each drawn by its weights, drawn again while two
+    of them share a card (at most `redraws` times; then the candidate world of the first
+    seat's draw is dealt whole).
 
-    def __init__(
-        self,
-        net: Net,
-        view: SixNimmtView,
-        rng: random.Random,
-        *,
-        worlds: int = BELIEF_WORLDS,
-        temperature: float = BELIEF_TEMPERATURE,
-        spread: float = BELIEF_SPREAD,
-    ) -> None:
-        base = from_view(view, rng)
-        generator = np.random.default_rng(rng.getrandbits(63))
-        self.hands = determinized_hands(base, view.header.seat, worlds, generator)
-        log_likelihood = play_log_likelihood(net, view, self.hands, temperature)
-        self.tempering = _tempering(log_likelihood, spread * worlds)
-        self.weights = _weights(log_likelihood, self.tempering)
-
-    def effective_worlds(self) -> float:
-        """Kish's effective sample size of the weights (``worlds`` when they are even)."""
-        return _effective(self.weights)
-
-    def __call__(self, games: int, generator: np.random.Generator) -> IntArray:
-        picks = generator.choice(len(self.hands), size=games, p=self.weights)
-        dealt: IntArray = self.hands[picks]
-        return dealt
-
-
-class SeatBelief:
-    """A dealer like :class:`Belief`, but each other seat's hand is weighed on its own.
-
-    A seat's log-likelihood depends on its hand alone (:func:`seat_log_likelihood`), so
-    the `worlds` uniform deals give each other seat `worlds` candidate hands with their
-    own weights, and a dealt world takes one hand per seat, each drawn by its weights, and
-    is drawn again while two of them share a card (at most `redraws` times, then the
-    candidate world of the first seat's draw is dealt whole). A seat's weights spread over
-    far more hands than a whole world's do, since they carry one seat's plays, not every
-    seat's; each seat's are tempered as :class:`Belief`'s are.
+    Weighing whole worlds by the product of every seat's terms would leave a few hundred
+    worlds one or two that hold all the weight by the middle of a round (an effective
+    sample size of 1.4 of 256 after six turns, in a test position), and the search would
+    play every deal in a world that is most likely wrong; one seat's terms spread over
+    tens of hands. Where even they gather, a seat's log-likelihood is scaled down
+    (tempered, by the largest factor up to 1 that does it) until its weights' effective
+    sample size is at least `spread` of the worlds.
     """
 
     def __init__(

@@ -1,8 +1,9 @@
 """The champion's belief over the hidden hands (:mod:`example_bots.champion_bot.belief`):
 the round's turns replayed from the public history match the engine's own states; a
 world's log-likelihood is the network's probability of each past play, computed view by
-view; the real hands weigh more than uniform ones; the tempering keeps the effective
-share; the dealer draws by weight; and the simulations and the bot play from it."""
+view, and each seat's term follows its own hand alone; the real hands weigh more than
+uniform ones; the tempering keeps each seat's effective share; the dealer deals whole
+worlds, each seat's hand by its weights; and the simulations and the bot play from it."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ import pytest
 import example_bots.champion_bot.bot as bot_module
 from example_bots.champion_bot.belief import (
     Belief,
-    SeatBelief,
     play_log_likelihood,
     round_turns,
     seat_log_likelihood,
@@ -168,38 +168,25 @@ def test_the_real_hands_are_likelier_than_uniform_ones_against_network_players()
     assert min(ranks) > 0.6 and float(np.mean(ranks)) > 0.85, ranks
 
 
-def test_the_tempering_keeps_the_effective_share_of_the_worlds() -> None:
+def test_the_tempering_keeps_each_seats_effective_share() -> None:
     net = shipped_net()
     assert net is not None
     state, _ = played_until({"rounds": "1"}, 4, 30, stop=4 * 6, net=net)
     view = six_view(state, state.pending()[0])
     full = Belief(net, view, random.Random(1), worlds=256, spread=0.0)
-    assert full.tempering == 1.0
-    assert full.effective_worlds() < 0.25 * 256  # six turns of plays: the weights gather
-    kept = Belief(net, view, random.Random(1), worlds=256, spread=0.25)
-    assert 0.0 < kept.tempering < 1.0
-    assert kept.effective_worlds() == pytest.approx(0.25 * 256, rel=0.01)
-    # The same worlds, the log-likelihood scaled by the tempering.
+    assert full.tempering == [1.0] * 3
+    # Six turns of plays: some seat's weights gather on fewer than half its candidates.
+    assert min(full.effective_worlds()) < 0.5 * 256
+    kept = Belief(net, view, random.Random(1), worlds=256, spread=0.5)
     assert np.array_equal(kept.hands, full.hands)
-    likelihood = play_log_likelihood(net, view, kept.hands)
-    scaled = np.exp(kept.tempering * (likelihood - likelihood.max()))
-    assert np.allclose(kept.weights, scaled / scaled.sum())
-
-
-def test_the_dealer_draws_its_worlds_by_weight() -> None:
-    net = shipped_net()
-    assert net is not None
-    state, _ = played_until({"rounds": "1"}, 4, 31, stop=4 * 4, net=net)
-    view = six_view(state, state.pending()[0])
-    belief = Belief(net, view, random.Random(2), worlds=64, spread=0.2)
-    dealt = belief(20_000, np.random.default_rng(3))
-    assert dealt.shape == (20_000, 4, len(view.hand))
-    own = dealt[:, view.header.seat]
-    assert (own == np.array(view.hand)).all()  # the seat's own hand as it is
-    index = {belief.hands[w].tobytes(): w for w in range(len(belief.hands))}
-    counts = np.bincount([index[world.tobytes()] for world in dealt], minlength=64)
-    assert np.abs(counts / 20_000 - belief.weights).max() < 0.015
-    assert np.array_equal(dealt, belief(20_000, np.random.default_rng(3)))  # seeded
+    per_seat = seat_log_likelihood(net, view, kept.hands)
+    for i, other in enumerate(kept.others):
+        assert kept.effective_worlds()[i] >= 0.5 * 256 * 0.99
+        if kept.tempering[i] < 1.0:  # tempered just enough
+            assert kept.effective_worlds()[i] == pytest.approx(0.5 * 256, rel=0.01)
+        scaled = np.exp(kept.tempering[i] * (per_seat[:, other] - per_seat[:, other].max()))
+        assert np.allclose(kept.weights[i], scaled / scaled.sum())
+    assert min(kept.tempering) < 1.0
 
 
 def test_the_simulations_play_the_dealers_worlds() -> None:
@@ -302,13 +289,13 @@ def test_a_seats_likelihood_depends_on_its_own_hand_alone() -> None:
     assert np.allclose(moved[:, b], per_seat[:, b], atol=1e-5)
 
 
-def test_the_seat_belief_deals_whole_worlds_each_seats_hand_by_its_weights() -> None:
+def test_the_belief_deals_whole_worlds_each_seats_hand_by_its_weights() -> None:
     net = shipped_net()
     assert net is not None
     state, _ = played_until({"rounds": "1"}, 4, 33, stop=4 * 5, net=net)
     seat = state.pending()[0]
     view = six_view(state, seat)
-    belief = SeatBelief(net, view, random.Random(4), worlds=128, spread=0.1)
+    belief = Belief(net, view, random.Random(4), worlds=128, spread=0.1)
     assert [e >= 0.1 * 128 * 0.99 for e in belief.effective_worlds()] == [True] * 3
     dealt = belief(20_000, np.random.default_rng(5))
     size = len(view.hand)
