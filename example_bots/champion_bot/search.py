@@ -81,6 +81,8 @@ def search(
     exploration constant in the goal's units (:data:`C_PUCT_OF_GOAL` by default); `deal`
     deals the playouts' hidden hands (a :class:`~example_bots.champion_bot.belief.Belief`;
     default: uniformly)."""
+    if goal not in C_PUCT_OF_GOAL:
+        raise ValueError(f"no goal {goal!r}; one of {', '.join(C_PUCT_OF_GOAL)}")
     n = len(options)
     c = C_PUCT_OF_GOAL[goal] if c_puct is None else c_puct
     simulate = simulation(view, options, rng, goal, policy, deal)

@@ -301,6 +301,9 @@ def pick_simulation(
     return simulate
 
 
+UTILITIES = ("own", "margin", "lead", "win")  # what value() can score a game by
+
+
 def value(scores: FloatArray, seat: int, utility: str) -> FloatArray:
     """Per game, how good final `scores` (games, n) are for `seat` (higher is better).
 
@@ -308,6 +311,8 @@ def value(scores: FloatArray, seat: int, utility: str) -> FloatArray:
     minus own heads against the best other seat's (positive only for a win); "win": the
     share of the win (fewest heads, ties shared), with the margin / 1000 to break ties.
     """
+    if utility not in UTILITIES:
+        raise ValueError(f"no utility {utility!r}; one of {', '.join(UTILITIES)}")
     own: FloatArray = scores[:, seat]
     if utility == "own" or scores.shape[1] < 2:
         return -own

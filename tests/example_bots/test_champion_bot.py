@@ -184,6 +184,16 @@ def test_it_plays_legally_within_its_clock_at_every_table_size() -> None:
         assert result.faults == (0,) * players
 
 
+def test_the_search_refuses_an_unknown_goal_by_name() -> None:
+    state = new_game("6nimmt", 4, 5, {"rounds": "1"})
+    view = state.view(0)
+    assert isinstance(view, SixNimmtView)
+    options = list(state.legal_options(0))
+    prior = np.full(len(options), 1 / len(options))
+    with pytest.raises(ValueError, match="no goal 'lea'; one of margin, own, lead, win"):
+        search(view, options, prior, random.Random(1), goal="lea")
+
+
 def test_the_shipped_weights_load_and_fit_the_size_limit() -> None:
     assert WEIGHTS.exists(), "example_bots/champion_bot/weights.npz is missing"
     assert WEIGHTS.stat().st_size <= 5 * 1024 * 1024

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
 
+import example_bots.champion_bot.bot as bot_module
 from example_bots.champion_bot.bot import NET_MIN_SEARCH_S, SHARE, ChampionBot, shipped_net
 from example_bots.champion_bot.features import encode
 from example_bots.champion_bot.net import Net, initial, softmax
@@ -18,10 +21,10 @@ from example_bots.champion_bot.playouts import NetPicks, net_playouts, playout_p
 from example_bots.champion_bot.search import search
 from example_bots.montecarlo_bot.sixnimmt import GreedyDraws, greedy_picks, play_out
 from example_bots.rules_bot.bot import RulesBot
-from sdk import DecisionKind, OptionKind, play_local
+from sdk import DecisionClock, DecisionKind, MatchInfo, OptionKind, SixNimmtView, play_local
 from sdk.bot import Bot
 from sdk.game.sixnimmt import Phase, SixNimmtState, new_game
-from sdk.game.sixnimmt.batch import HEADS_NP, Batch
+from sdk.game.sixnimmt.batch import HEADS_NP, Batch, IntArray
 
 
 def the_net() -> Net:
@@ -110,9 +113,7 @@ def test_mixed_playouts_seat_the_greedy_heuristic_in_other_seats_only() -> None:
     assert calls == 10 and scores.shape == (k, 4)
     assert mixed.greedy is not None and not mixed.greedy[:, seat].any()
     assert mixed.greedy[:, [0, 1, 3]].mean() == pytest.approx(0.5, abs=0.06)
-    bot = ChampionBot(net)
-    bot.greedy_share = 0.5
-    policy = playout_policy("mixed", net, view, bot.greedy_share)
+    policy = playout_policy("mixed", net, view, 0.5)
     assert callable(policy)
     again = policy(hands)
     assert isinstance(again, NetPicks) and again.greedy_share == 0.5
@@ -174,6 +175,36 @@ def test_the_search_plays_out_with_the_network() -> None:
     greedy = search(view, options, prior, random.Random(1), games=4, visits=12)
     assert with_net.visits.sum() == 12 and np.array_equal(with_net.q, again.q)
     assert not np.array_equal(with_net.q, greedy.q)
+
+
+def test_the_bot_hands_its_playout_settings_to_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[NetPicks] = []
+
+    def recording(*args: Any, **kwargs: Any) -> Callable[[IntArray], NetPicks]:
+        makes = playout_policy(*args, **kwargs)
+        assert callable(makes)
+
+        def make(hands: IntArray) -> NetPicks:
+            picks = makes(hands)
+            assert isinstance(picks, NetPicks)
+            made.append(picks)
+            return picks
+
+        return make
+
+    monkeypatch.setattr(bot_module, "playout_policy", recording)
+
+    class Tuned(ChampionBot):
+        greedy_share = 0.3
+        others_temperature = 1.5
+
+    state = new_game("6nimmt", {"rounds": "1"}, 4, 3)
+    bot = Tuned(the_net())
+    bot.start_match(MatchInfo("m", "6nimmt", {"rounds": "1"}, seat=0, players=4, seed_hint=1))
+    view = state.view(0)
+    assert isinstance(view, SixNimmtView)
+    bot.decide(view, state.legal_options(0), DecisionClock(1000, 0))
+    assert made and {(p.greedy_share, p.temperature, p.seat) for p in made} == {(0.3, 1.5, 0)}
 
 
 def test_the_bot_plays_out_with_the_network_when_there_is_time_to() -> None:

@@ -54,6 +54,11 @@ def test_lead_value_is_the_gap_to_the_best_other_seat() -> None:
     assert list(value(scores, 2, "lead")) == [-6.0, 3.0, -6.0]  # the seat's own column left out
 
 
+def test_an_unknown_goal_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="no utility 'wins'; one of own, margin, lead, win"):
+        value(np.zeros((2, 3)), 0, "wins")
+
+
 @pytest.mark.parametrize("variant", ["6nimmt-tactics", "xnimmt", "hornochsen"])
 def test_the_bot_plays_whole_games_against_rule_based_bots(variant: str) -> None:
     options = {"rounds": "1"} if variant.startswith("6nimmt") else {}
