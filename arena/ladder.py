@@ -57,7 +57,7 @@ def main(argv: list[str]) -> int:
     try:
         summary = runner.run()
     except KeyboardInterrupt:
-        left = sorted(runner.in_flight)
+        left = runner.abandoned
         stderr_line(
             f"ladder: interrupted; abandoned {matches(len(left))} in flight"
             + (f" ({', '.join(left)})" if left else "")

@@ -31,10 +31,9 @@ import numpy as np
 from example_bots.champion_bot.batch_features import FloatArray, encode_picks
 from example_bots.champion_bot.features import ROWS
 from example_bots.champion_bot.net import Net
-from sdk import SixNimmtView, seen_cards
-from sdk.game.core import EventKind
+from sdk import EventKind, SixNimmtView, seen_cards
+from sdk.game.sixnimmt import from_view
 from sdk.game.sixnimmt.batch import HEADS_NP, IntArray, determinized_hands
-from sdk.game.sixnimmt.constructors import from_view
 
 BELIEF_WORLDS = 256  # uniform deals a decision weighs: each other seat's candidate hands
 BELIEF_TEMPERATURE = 2.0  # the network's temperature as the model of the other seats

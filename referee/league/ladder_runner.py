@@ -13,7 +13,7 @@ finished, each exactly once, and its ratings equal a replay of its results.
 Stopping: :meth:`LadderRunner.stop` (SIGTERM in ``python -m arena.ladder``) draws no more
 matches and lets the ones in flight finish; KeyboardInterrupt (Ctrl-C) abandons them,
 killing their workers: they stay scheduled and are played first on the next start
-(:attr:`LadderRunner.in_flight` names them).
+(:attr:`LadderRunner.abandoned` names them, from the store).
 """
 
 from __future__ import annotations
@@ -93,6 +93,7 @@ class LadderRunner(LeagueRunner):
         self._retry: list[tuple[float, MatchRow]] = []
         self._tries: dict[str, int] = {}
         self._turn = 0  # the variant the next draw starts from
+        self.abandoned: list[str] = []  # after a Ctrl-C: see _still_scheduled
 
     def stop(self) -> None:
         """Draw no more matches; the run ends once the ones in flight are recorded."""
@@ -115,11 +116,19 @@ class LadderRunner(LeagueRunner):
                     for outcome in self.executor.run(feed):
                         self._record(store, keepers, outcome, summary)
             except KeyboardInterrupt:
-                summary.abandoned = sorted(self.in_flight)
+                summary.abandoned = self.abandoned = self._still_scheduled(store)
                 raise
             finally:
                 summary.elapsed_s = time.monotonic() - start
         return summary
+
+    def _still_scheduled(self, store: LeagueStore) -> list[str]:
+        """The matches this run handed out that the store still holds as scheduled: those
+        in flight at a Ctrl-C, one whose result the Ctrl-C stopped from being recorded,
+        and failed ones waiting to be tried again. The store says, not :attr:`in_flight`:
+        a Ctrl-C can land between a match leaving the workers and its record's commit."""
+        scheduled = {match.match_id for match in store.matches(status="scheduled")}
+        return sorted(match_id for match_id in self._tries if match_id in scheduled)
 
     def _draws(self, store: LeagueStore, keepers: dict[str, RatingKeeper]) -> dict[str, LadderDraw]:
         """Each variant's matchmaking, caught up with the store's schedule."""
@@ -209,15 +218,17 @@ class LadderRunner(LeagueRunner):
         summary: LadderSummary,
     ) -> None:
         match = self.in_flight.pop(outcome.spec.match_id)
-        self.log(match_line(match, outcome))
         if outcome.result is None:
+            self.log(match_line(match, outcome))
             summary.errors.append(f"{match.match_id}: {outcome.error}")
             if self._tries[match.match_id] < RETRIES and not self.stopping:
                 self._retry.append((time.monotonic() + RETRY_AFTER_S, match))
             else:
                 self.log(f"ladder: {match.match_id} stays scheduled, for the next start")
             return
-        if record_outcome(store, keepers[match.variant], match, outcome):
+        recorded = record_outcome(store, keepers[match.variant], match, outcome)
+        self.log(match_line(match, outcome))  # after the record: a Ctrl-C logs no unkept result
+        if recorded:
             summary.played += 1
             if self.on_match is not None:
                 self.on_match(match, outcome)
