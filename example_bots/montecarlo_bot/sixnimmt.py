@@ -146,6 +146,21 @@ replaces the uniform deal with one from a belief over the hidden hands."""
 PICKERS: dict[str, Picker] = {"greedy": greedy_picks, "rules": rules_like_picks}
 
 
+def dealt_hands(
+    deal: Dealer | None,
+    state: SixNimmtState,
+    seat: int,
+    games: int,
+    generator: np.random.Generator,
+    public: bool,
+) -> IntArray:
+    """Every seat's hand in `games` worlds from `state`: by `deal`, or uniformly from the
+    cards `seat` has not seen (:func:`~sdk.game.sixnimmt.batch.determinized_hands`)."""
+    if deal is None:
+        return determinized_hands(state, seat, games, generator, public)
+    return deal(games, generator)
+
+
 def picker_maker(policy: str | Callable[[IntArray], Picker]) -> Callable[[IntArray], Picker]:
     """The playouts' policy for a batch's determinized hands (k, n, H): a named one
     (:data:`PICKERS`; an unknown name is refused at once) or a maker of a stateful one."""
@@ -235,18 +250,13 @@ def simulation(
             after.apply(seat, option)
             starts.append((after, 0))
 
-    def deal_hands(state: SixNimmtState, games: int, generator: np.random.Generator) -> IntArray:
-        if deal is None:
-            return determinized_hands(state, seat, games, generator, public)
-        return deal(games, generator)
-
     def simulate(index: int, games: int, seed: int) -> tuple[float, int]:
         generator = np.random.default_rng(seed)
         state, first_card = starts[index]
         if state.phase == Phase.DRAFT:  # the hands come from the rest of the draft
             hands = np.zeros((games, state.players, 0), dtype=np.int64)
         else:
-            hands = deal_hands(state, games, generator)
+            hands = dealt_hands(deal, state, seat, games, generator, public)
         picks = pickers(hands)
         played = play_out(state, games, hands, seat, first_card, generator, picks)
         scores = played.astype(np.float64)
@@ -286,10 +296,7 @@ def pick_simulation(
 
     def simulate(indices: Sequence[int], deals: int, seed: int) -> FloatArray:
         generator = np.random.default_rng(seed)
-        if deal is None:
-            hands = determinized_hands(base, seat, deals, generator, public)
-        else:
-            hands = deal(deals, generator)
+        hands = dealt_hands(deal, base, seat, deals, generator, public)
         m = len(indices)
         every = np.tile(hands, (m, 1, 1))  # option-major: option i's deal d is i * deals + d
         first = np.repeat(cards[list(indices)], deals)

@@ -44,7 +44,6 @@ class LadderSummary:
 
     played: int = 0  # matches finished by this run
     errors: list[str] = field(default_factory=list)
-    abandoned: list[str] = field(default_factory=list)  # in flight at a Ctrl-C
     elapsed_s: float = 0.0
 
 
@@ -116,7 +115,7 @@ class LadderRunner(LeagueRunner):
                     for outcome in self.executor.run(feed):
                         self._record(store, keepers, outcome, summary)
             except KeyboardInterrupt:
-                summary.abandoned = self.abandoned = self._still_scheduled(store)
+                self.abandoned = self._still_scheduled(store)
                 raise
             finally:
                 summary.elapsed_s = time.monotonic() - start

@@ -16,30 +16,13 @@ from referee.league.executors import LocalExecutor, MatchAttempt
 from referee.league.ladder_runner import LadderRunner
 from referee.league.runner import RatingKeeper, record_outcome
 from referee.league.store import LeagueStore, MatchRow
-from tests.referee.league.leagues import write_league
-
-LADDER = """
-[league]
-name = "lad"
-seed = 7
-seats = 3
-games = 1
-store = "lad.sqlite"
-
-[clock]
-decision_ms = 5000
-setup_ms = 20000
-
-[[variants]]
-id = "6nimmt"
-options = { rounds = 1 }
-"""
+from tests.referee.league.leagues import two_bot_league
 
 
 def test_a_ctrl_c_while_a_result_is_recorded_leaves_it_scheduled_and_named(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = load_league(write_league(tmp_path, LADDER))
+    config = load_league(two_bot_league(tmp_path, "lad"))
     store = tmp_path / "lad.sqlite"
     interrupted: list[str] = []
 
