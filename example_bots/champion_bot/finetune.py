@@ -6,8 +6,9 @@ one-round 6 nimmt! on the numpy batch simulator instead (:class:`sdk.game.sixnim
 ``--games`` at once, every seat sampling the network's policy over its cards
 (temperature 1), and follows the policy gradient (REINFORCE): each card pick's
 log-probability moves by its *advantage*, the seat's final margin over the table (the
-others' mean heads minus its own) less the value head's prediction at that pick. The
-value head learns that margin (squared error, ``--value-weight``); a small entropy bonus
+others' mean heads minus its own; with ``--reward lead`` its lead over the best other
+seat, which only a win makes positive) less the value head's prediction at that pick.
+The value head learns that result (squared error, ``--value-weight``); a small entropy bonus
 (``--entropy``) keeps the policy from collapsing early. One update is one batch of games
 and one Adam step: a few seconds for 2,048 games at 4 seats (3.6 s beside other work on
 a 2-core machine), so a run sees a million games in well under an hour.
@@ -99,6 +100,7 @@ class Settings:
     eval_players: int = 4
     others: tuple[str, ...] = ()  # fixed players a seat may get (BATCH_OTHERS)
     others_share: float = 0.5  # each seat but one: the chance it is a fixed player
+    reward: str = "margin"  # a seat's final result the picks learn from (REWARDS)
 
 
 Other = Net | Picker
@@ -226,21 +228,29 @@ def seat_others(players: int, games: int, others: int, share: float,
     return seated
 
 
-def margins(scores: Array) -> Array:
-    """Every seat's margin over the table (games, players): the others' mean heads less
-    its own."""
-    return np.stack([value(scores, seat, "margin") for seat in range(scores.shape[1])], axis=1)
+REWARDS = ("margin", "lead")
+"""What a seat's picks learn from, in heads (:func:`example_bots.montecarlo_bot.sixnimmt.value`):
+its margin over the table (the others' mean heads less its own), or its lead over the best
+other seat (that seat's heads less its own: positive only for a win)."""
+
+
+def rewards(scores: Array, reward: str = "margin") -> Array:
+    """Every seat's `reward` (games, players): by default its margin over the table, the
+    others' mean heads less its own; "lead": the best other seat's heads less its own."""
+    if reward not in REWARDS:
+        raise ValueError(f"no reward {reward!r}; one of {', '.join(REWARDS)}")
+    return np.stack([value(scores, seat, reward) for seat in range(scores.shape[1])], axis=1)
 
 
 def gradients(
-    net: Net, turns: Sequence[Turn], margin: Array, *, entropy: float, value_weight: float
+    net: Net, turns: Sequence[Turn], reward: Array, *, entropy: float, value_weight: float
 ) -> tuple[dict[str, float], Params]:
     """The gradient of the surrogate loss, a mean over every pick of every turn:
     ``-A * log p(chosen) - entropy * H(p) + value_weight * (v - m)^2``, where ``m`` is the
-    seat's final margin (games, players) in units of 10 heads, ``v`` the value head's
-    prediction and ``A = m - v`` the advantage (held fixed); and the means of the entropy,
-    the value's squared error and |A|."""
-    target_of = margin.reshape(-1) / 10.0
+    seat's final `reward` (games, players; :func:`rewards`) in units of 10 heads, ``v`` the
+    value head's prediction and ``A = m - v`` the advantage (held fixed); and the means of
+    the entropy, the value's squared error and |A|."""
+    target_of = reward.reshape(-1) / 10.0
     count = sum(len(turn.rows) for turn in turns)
     p_layers, v_layers = len(net.policy_sizes) - 1, len(net.value_sizes) - 1
     grads = {key: np.zeros_like(param) for key, param in net.params.items()}
@@ -315,7 +325,7 @@ def update(run: Run) -> dict[str, Any]:
         run.net, players, settings.games, generator, others=run.others, seated=seated
     )
     stats, grads = gradients(
-        run.net, turns, margins(scores), entropy=settings.entropy,
+        run.net, turns, rewards(scores, settings.reward), entropy=settings.entropy,
         value_weight=settings.value_weight,
     )  # fmt: skip
     run.adam.step(run.net, grads, lr=settings.lr, weight_decay=settings.weight_decay)
@@ -455,6 +465,8 @@ def settings_problem(given: dict[str, Any]) -> str | None:
         return f"--others: no fixed player {unknown[0]!r}; one of {', '.join(BATCH_OTHERS)}"
     if not 0 <= given.get("others_share", 0.5) <= 1:
         return "--others-share is a chance, from 0 to 1"
+    if given.get("reward", "margin") not in REWARDS:
+        return f"--reward is one of {', '.join(REWARDS)}"
     return None
 
 

@@ -17,8 +17,8 @@ from example_bots.champion_bot.finetune import (
     evaluate,
     gradients,
     main,
-    margins,
     play_games,
+    rewards,
     seat_others,
 )
 from example_bots.champion_bot.net import Net, forward, initial, load, save
@@ -132,7 +132,7 @@ def test_the_gradient_is_the_surrogate_loss_s(mixed: bool) -> None:
     if mixed:
         assert seated is not None and 4 <= (seated < 0).sum() < 12
         assert all(len(turn.rows) == (seated < 0).sum() for turn in turns)
-    margin = margins(scores)
+    margin = rewards(scores)
     entropy, value_weight = 0.05, 0.7
     every_target = margin.reshape(-1) / 10.0
     p_layers, v_layers = len(net.policy_sizes) - 1, len(net.value_sizes) - 1
@@ -242,3 +242,35 @@ def test_a_network_against_itself_wins_its_fair_share() -> None:
     assert other != figures
     greedy = evaluate(net, greedy_picks, 4, 2000, seed=3)
     assert greedy["high"] < 0.25 and greedy["heads"] > greedy["opponent_heads"]
+
+
+def test_the_lead_reward_is_the_best_other_seats_heads_less_the_seats_own() -> None:
+    scores = np.array([[3.0, 7.0, 12.0], [9.0, 4.0, 4.0]])
+    assert rewards(scores, "lead").tolist() == [[4.0, -4.0, -9.0], [-5.0, 0.0, 0.0]]
+    assert rewards(scores).tolist() == [[6.5, 0.5, -7.0], [-5.0, 2.5, 2.5]]
+    with pytest.raises(ValueError, match="no reward 'win'; one of margin, lead"):
+        rewards(scores, "win")
+
+
+def test_a_run_for_the_lead_learns_from_the_lead_and_says_so(
+    tmp_path: Path, start: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = ["--start-from", str(start), *TINY, "--reward", "lead"]
+    whole, split = tmp_path / "whole", tmp_path / "split"
+    assert finetune(whole, "--updates", "4", *settings) == 0
+    assert finetune(split, "--updates", "2", *settings) == 0
+    assert finetune(split, "--resume", "--updates", "4", "--quiet") == 0
+    assert records(whole) == records(split)  # seeded and resumed exactly
+    margin = tmp_path / "margin"
+    assert finetune(margin, "--updates", "4", "--start-from", str(start), *TINY) == 0
+    # The same games (the same seed), other targets: other value losses and weights.
+    assert [r["value_loss"] for r in records(whole)] != [r["value_loss"] for r in records(margin)]
+    assert not same_params(load(whole / "weights.npz"), load(margin / "weights.npz"))
+    assert load(whole / "weights.npz").meta["settings"]["reward"] == "lead"  # type: ignore[index]
+    assert finetune(split, "--resume", "--updates", "5", "--reward", "margin") == 2
+    capsys.readouterr()
+    bad = tmp_path / "bad"
+    assert finetune(bad, "--start-from", str(start), *TINY, "--reward", "win") == 2
+    err = capsys.readouterr().err
+    assert "--reward is one of margin, lead" in err and "Traceback" not in err
+    assert not bad.exists()
