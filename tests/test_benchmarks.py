@@ -34,6 +34,10 @@ CASES = {
     "codec": ([], "history read"),
     "champion_belief": (["--games", "1", "--turns", "2", "--deals", "10"], "real cards held"),
     "champion_playouts": (["--games", "4", "--seconds", "0", "--players", "3"], "visits in"),
+    "champion_models": (
+        ["--player", "rules_bot", "--games", "1", "--decision-ms", "20"],
+        "greedy heuristic",
+    ),
     "champion_search": (
         ["--games", "1", "--oracle-deals", "64", "--decision-ms", "40", "--repeats", "1"],
         "best chosen",
