@@ -15,7 +15,10 @@ view:
   a uniform guess scores minus the log of the hand's size, printed beside it);
 - the greedy heuristic of the playouts and the rule-based picker
   (:mod:`example_bots.montecarlo_bot.sixnimmt`; the rule-based one reads the other hands
-  of one sampled world): how often their card is the one played.
+  of one sampled world): how often their card is the one played;
+- with ``--search-ms``, the champion bot's own choice, searching with that deadline: how
+  often it is the card played (does the search play more like the player than its
+  network does?).
 
     .venv/bin/python -m benchmarks.champion_models --player mc:64 --games 40
     .venv/bin/python -m benchmarks.champion_models --player ../m11/m11_bot.py:M11Bot \\
@@ -36,11 +39,20 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.strength import MC64, SUBJECTS, bot_from_file
-from example_bots.champion_bot.bot import WEIGHTS
+from example_bots.champion_bot.bot import WEIGHTS, ChampionBot
 from example_bots.champion_bot.features import Array, encode
 from example_bots.champion_bot.net import Net, load
 from example_bots.montecarlo_bot.sixnimmt import Picker, greedy_picks, rules_like_picks
-from sdk import Bot, DecisionClock, DecisionKind, Option, SixNimmtView, View, play_local
+from sdk import (
+    Bot,
+    DecisionClock,
+    DecisionKind,
+    MatchInfo,
+    Option,
+    SixNimmtView,
+    View,
+    play_local,
+)
 from sdk.game.sixnimmt import from_view
 from sdk.game.sixnimmt.batch import Batch, RandomDraws, determinized_hands
 
@@ -139,6 +151,25 @@ def network_figures(net: Net, picks: Sequence[Pick]) -> tuple[float, list[float]
     return hits / len(picks), [total / len(picks) for total in sums]
 
 
+def search_share(picks: Sequence[Pick], deadline_ms: int) -> float:
+    """The share of `picks` the champion bot's own choice predicts, searching each with a
+    deadline of `deadline_ms` of CPU time (its generator seeded by the pick's number)."""
+    bot = ChampionBot()
+    bot.start_match(
+        MatchInfo(
+            match_id="models", variant="6nimmt", options={"rounds": "1"}, seat=0, players=4,
+            decision_ms=deadline_ms,
+        )
+    )  # fmt: skip
+    hits = 0
+    for number, pick in enumerate(picks):
+        bot.rng = random.Random(number)
+        clock = DecisionClock(deadline_ms, 0, timer=time.thread_time)
+        choice = bot.decide(pick.view, pick.options, clock)
+        hits += (choice if isinstance(choice, int) else pick.options.index(choice)) == pick.played
+    return hits / len(picks)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=(__doc__ or "").split("\n\n")[0],
@@ -157,9 +188,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--weights", type=Path, nargs="+", default=[WEIGHTS], help="networks to compare"
     )
+    parser.add_argument(
+        "--search-ms",
+        type=int,
+        default=0,
+        help="also the champion bot's own choice, searching with this deadline (CPU time; 0: not)",
+    )
     args = parser.parse_args(argv)
-    if args.games < 1 or args.decision_ms < 1:
-        parser.error("--games and --decision-ms must be at least 1")
+    if args.games < 1 or args.decision_ms < 1 or args.search_ms < 0:
+        parser.error("--games and --decision-ms must be at least 1, --search-ms at least 0")
     missing = [str(path) for path in args.weights if not path.is_file()]
     if missing:
         parser.error(f"--weights: no file {missing[0]}")
@@ -190,6 +227,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             for seed, pick in enumerate(picks)
         )
         print(f"| {name} heuristic | {hits / len(picks):.1%} |" + " |" * len(TEMPERATURES))
+    if args.search_ms:
+        share = search_share(picks, args.search_ms)
+        print(
+            f"| champion_bot's search, {args.search_ms} ms | {share:.1%} |"
+            + " |" * len(TEMPERATURES)
+        )
 
 
 if __name__ == "__main__":

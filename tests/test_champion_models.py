@@ -17,6 +17,7 @@ from benchmarks.champion_models import (
     picker_card,
     player_class,
     recorded_games,
+    search_share,
 )
 from benchmarks.strength import MC64
 from example_bots.champion_bot.bot import ChampionBot, shipped_net
@@ -45,6 +46,8 @@ def test_a_network_predicts_its_own_raw_policy_every_time() -> None:
     assert all(uniform < mean < 0 for mean in means)
     other, _ = network_figures(initial(3, (16,), (8,)), picks)
     assert other < 0.8  # an untrained network does not
+    # With no time to search, the bot plays its network's most likely card: every one.
+    assert search_share(picks[:12], 1) == 1.0
 
 
 class HighestCard(RulesBot):
@@ -63,6 +66,10 @@ def test_the_recorded_picks_are_the_players_and_the_heuristics_cards_their_own()
         pick.options[pick.played].card == max(o.card for o in pick.options if o.card)
         for pick in picks
     )
+    net = shipped_net()
+    assert net is not None
+    # No time to search: the bot's choice is its network's, whoever played.
+    assert search_share(picks, 1) == network_figures(net, picks)[0] < 1.0
     for pick in picks[:6]:
         for picker in PICKERS.values():
             card = picker_card(pick, picker, 0)
