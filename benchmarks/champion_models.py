@@ -103,11 +103,11 @@ def recorded_games(player: type[Bot], games: int, seed: int, decision_ms: int) -
                 picks.append(Pick(view, tuple(options), index))
             return choice
 
-    for game in range(games):
+    for game in range(games):  # no clock faults: the card a bot chose is the card played
         play_local(
             "6nimmt", [Recording() for _ in range(4)], seed + game, {"rounds": "1"},
             decision_ms=decision_ms, timer=time.thread_time,
-        )  # fmt: skip  (no clock faults: the card a bot chose is the card played)
+        )  # fmt: skip
     return picks
 
 
