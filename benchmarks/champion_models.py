@@ -2,8 +2,8 @@
 
 The champion's search plays its options out in simulated games whose other seats it must
 model (example_bots/champion_bot/playouts.py): the network's most likely card, a draw from
-its policy at a temperature, or the greedy heuristic. The bot's strength against a kind
-of player follows how well that model predicts it (the champion README's "Measured").
+its policy at a temperature, or the greedy heuristic. Its choices are only as good as
+that model of the table (the champion README's "Measured").
 This benchmark seats four of one player (``--player``: an example bot by name, ``mc:64``,
 or ``FILE.py:CLASS``, a bot kept outside the repository) at ``--games`` one-round 4-seat
 games, and compares every card pick that had a choice with each model's, from the same
