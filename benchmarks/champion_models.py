@@ -34,6 +34,7 @@ import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -41,8 +42,8 @@ import numpy as np
 from benchmarks.strength import MC64, SUBJECTS, bot_from_file
 from example_bots.champion_bot.bot import WEIGHTS, ChampionBot
 from example_bots.champion_bot.features import Array, encode
-from example_bots.champion_bot.net import Net, load
-from example_bots.montecarlo_bot.sixnimmt import Picker, greedy_picks, rules_like_picks
+from example_bots.champion_bot.net import Net, load, softmax
+from example_bots.montecarlo_bot.sixnimmt import PICKERS, Picker
 from sdk import (
     Bot,
     DecisionClock,
@@ -58,7 +59,6 @@ from sdk.game.sixnimmt.batch import Batch, RandomDraws, determinized_hands
 
 TEMPERATURES = (0.5, 1.0, 2.0, 3.0)
 SMOOTHING = 0.03  # the share of a uniform guess mixed into each policy
-PICKERS: dict[str, Picker] = {"greedy": greedy_picks, "rules": rules_like_picks}
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,16 @@ class Pick:
     view: SixNimmtView
     options: tuple[Option, ...]
     played: int  # the index of the played option
+
+    @cached_property
+    def encoded(self) -> tuple[Array, Array]:
+        """The network's input for this pick (computed once, for every network)."""
+        return encode(self.view, self.options)
+
+
+def option_index(choice: int | Option, options: Sequence[Option]) -> int:
+    """The index in `options` of a bot's answer (an index or one of the options)."""
+    return choice if isinstance(choice, int) else list(options).index(choice)
 
 
 def player_class(name: str) -> type[Bot]:
@@ -99,8 +109,7 @@ def recorded_games(player: type[Bot], games: int, seed: int, decision_ms: int) -
                 and view.header.decision == DecisionKind.PICK_CARD
                 and len(options) > 1
             ):
-                index = choice if isinstance(choice, int) else list(options).index(choice)
-                picks.append(Pick(view, tuple(options), index))
+                picks.append(Pick(view, tuple(options), option_index(choice, options)))
             return choice
 
     for game in range(games):  # no clock faults: the card a bot chose is the card played
@@ -121,9 +130,7 @@ def shown(path: Path) -> str:
 
 def log_likelihood(logits: Array, played: int, temperature: float) -> float:
     """The smoothed log-probability of `played` under softmax(logits / temperature)."""
-    z = logits / temperature
-    p = np.exp(z - z.max())
-    p /= p.sum()
+    p = softmax(logits / temperature)
     return math.log((1 - SMOOTHING) * float(p[played]) + SMOOTHING / len(logits))
 
 
@@ -144,8 +151,7 @@ def network_figures(net: Net, picks: Sequence[Pick]) -> tuple[float, list[float]
     hits = 0
     sums = [0.0] * len(TEMPERATURES)
     for pick in picks:
-        state, rows = encode(pick.view, pick.options)
-        logits = net.logits(state, rows).astype(np.float64)
+        logits = net.logits(*pick.encoded).astype(np.float64)
         hits += int(np.argmax(logits)) == pick.played
         for i, temperature in enumerate(TEMPERATURES):
             sums[i] += log_likelihood(logits, pick.played, temperature)
@@ -166,8 +172,9 @@ def search_share(picks: Sequence[Pick], deadline_ms: int) -> float:
     for number, pick in enumerate(picks):
         bot.rng = random.Random(number)
         clock = DecisionClock(deadline_ms, 0, timer=time.thread_time)
-        choice = bot.decide(pick.view, pick.options, clock)
-        hits += (choice if isinstance(choice, int) else pick.options.index(choice)) == pick.played
+        hits += (
+            option_index(bot.decide(pick.view, pick.options, clock), pick.options) == pick.played
+        )
     return hits / len(picks)
 
 

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from benchmarks.champion_models import (
-    PICKERS,
     TEMPERATURES,
     log_likelihood,
     network_figures,
@@ -22,6 +21,7 @@ from benchmarks.champion_models import (
 from benchmarks.strength import MC64
 from example_bots.champion_bot.bot import ChampionBot, shipped_net
 from example_bots.champion_bot.net import initial
+from example_bots.montecarlo_bot.sixnimmt import PICKERS
 from example_bots.rules_bot.bot import RulesBot
 from sdk import DecisionClock, Option, View
 
