@@ -1,7 +1,8 @@
 """Strength of the example bots: a duplicate league in-process (sdk.local.play_local).
 
 Each deal is played once per rotation of the seats, so every bot plays every seat of the
-same cards. The tables (``--table``):
+same cards (a rotation that seats the bots as an earlier one did is not played again).
+The tables (``--table``):
 
 - ``mixed`` (the default): random_bot, rules_bot, montecarlo_bot, rules_bot. Prints, per
   variant, each bot's mean score and win rate (ties shared), a Markdown table, and in
@@ -17,11 +18,18 @@ same cards. The tables (``--table``):
   place), its mean score and the opponents'.
 - ``vs-winner``: one bot (``--bot``, champion_bot by default) against three winner_bots
   (issue 33's third target); the same figures.
+- ``pairs``: two bots, two seats each, across the table from each other (A, B, A, B;
+  champion_bot and winner_bot by default, ``--bot`` and ``--opponent`` choose them), each
+  deal in both seatings. Prints the share of games each pair took fewer heads in all than
+  the other (ties half) with its Wilson interval: the head-to-head figure of take5bot's
+  2v2 ladder (``arena/ladder.py``), which its docs measure M11 with; and each seat's win
+  rate, as the one-against-three tables do.
 - ``--opponent FILE.py:CLASS`` puts a bot class from a file in the other three seats of
-  any of these one-against-three tables: a bot kept outside the repository (issue 33
-  measures the champion against a port of take5bot's M11 this way; the port never enters
-  the repository). ``--bot FILE.py:CLASS`` seats one in seat 0 the same way (a variant of
-  an example bot, say a subclass with another class attribute, for an experiment).
+  any of these one-against-three tables, or in the B seats of ``pairs``: a bot kept
+  outside the repository (issue 33 measures the champion against a port of take5bot's M11
+  this way; the port never enters the repository). ``--bot FILE.py:CLASS`` seats one in
+  seat 0 (and 2 of ``pairs``) the same way (a variant of an example bot, say a subclass
+  with another class attribute, for an experiment).
 - ``learned-vs-random`` and ``learned-vs-rules``: the learned bot (example_bots/learned_bot,
   6 nimmt! family only) against three random or three rule-based bots; the same figures.
 
@@ -82,6 +90,7 @@ TABLES: dict[str, Sequence[type[Bot]]] = {
     "learned-vs-random": (LearnedBot, RandomBot, RandomBot, RandomBot),
     "learned-vs-rules": (LearnedBot, RulesBot, RulesBot, RulesBot),
     "vs-winner": (ChampionBot, WinnerBot, WinnerBot, WinnerBot),
+    "pairs": (ChampionBot, WinnerBot, ChampionBot, WinnerBot),
 }
 # Tables of one bot (seat 0's) against three others.
 SUBJECT_TABLES = (
@@ -93,6 +102,8 @@ SUBJECT_TABLES = (
     "learned-vs-rules",
 )
 ONE_AGAINST_THREE = SUBJECT_TABLES
+# Tables of two bots, two seats each (A, B, A, B).
+PAIR_TABLES = ("pairs",)
 SUBJECTS: dict[str, type[Bot]] = {
     b.name: b for b in (ChampionBot, WinnerBot, MonteCarloBot, RulesBot, RandomBot)
 }
@@ -116,6 +127,8 @@ class BotStats:
     wins: float = 0.0  # shared: 1/k for a game won by k seats
     games: int = 0
     places: list[int] = field(default_factory=list)  # places[r - 1]: games ranked r
+    tables: int = 0  # games it sat at, once however many seats it held
+    table_wins: float = 0.0  # games its seats took the fewest heads in all (ties shared)
 
     def place_shares(self) -> list[float]:
         """The share of games ranked 1st, 2nd, ... (tied seats share the better place)."""
@@ -126,6 +139,8 @@ class BotStats:
         self.score += other.score
         self.wins += other.wins
         self.games += other.games
+        self.tables += other.tables
+        self.table_wins += other.table_wins
         self.places += [0] * (len(other.places) - len(self.places))
         for index, count in enumerate(other.places):
             self.places[index] += count
@@ -146,12 +161,17 @@ def play_deal(
     table: Sequence[type[Bot]],
     timer: Callable[[], float] = time.thread_time,
 ) -> dict[str, BotStats]:
-    """One deal played in every rotation of `table`; per bot name its totals."""
+    """One deal played in every distinct rotation of `table` (a rotation that seats the
+    same bots as an earlier one is not played again); per bot name its totals."""
     preset, options = VARIANTS[variant]
     stats: dict[str, BotStats] = {}
     n = len(table)
+    seatings: list[list[type[Bot]]] = []
     for shift in range(n):
-        bots = [table[(seat + shift) % n] for seat in range(n)]
+        rotated = [table[(seat + shift) % n] for seat in range(n)]
+        if rotated not in seatings:
+            seatings.append(rotated)
+    for bots in seatings:
         result = play_local(preset, bots, deal_seed, options, decision_ms=decision_ms, timer=timer)
         winners = [s for s, r in enumerate(result.ranks) if r == 1]
         for seat, cls in enumerate(bots):
@@ -163,7 +183,25 @@ def play_deal(
             rank = result.ranks[seat]
             entry.places += [0] * (max(rank, n) - len(entry.places))
             entry.places[rank - 1] += 1
+        add_table_outcome(stats, [cls.name for cls in bots], result.scores)
     return stats
+
+
+def add_table_outcome(
+    stats: dict[str, BotStats], names: Sequence[str], scores: Sequence[int]
+) -> None:
+    """Count one game for each bot at the table: it won the table if its seats' scores
+    summed are the lowest of the bots' sums (a tie shared)."""
+    summed: dict[str, int] = {}
+    for name, score in zip(names, scores, strict=True):
+        summed[name] = summed.get(name, 0) + score
+    fewest = min(summed.values())
+    winners = [name for name, total in summed.items() if total == fewest]
+    for name in summed:
+        entry = stats.setdefault(name, BotStats())
+        entry.tables += 1
+        if name in winners:
+            entry.table_wins += 1 / len(winners)
 
 
 def _play_deal_job(
@@ -277,15 +315,53 @@ def mc_summary(
     return subject_summary(variant, stats, table[:seats])
 
 
+def pair_summary(variant: str, stats: dict[str, BotStats], table: Sequence[type[Bot]]) -> str:
+    """Two bots, two seats each: the share of games each pair took fewer heads in all
+    (ties half), with the first bot's 95% interval, and each seat's win rate."""
+    first, second = table[0].name, table[1].name
+    a, b = stats[first], stats[second]
+    share = a.table_wins / a.tables if a.tables else 0.0
+    low, high = wilson(a.table_wins, a.tables)
+    verdict = "above" if low > 0.5 else "below" if high < 0.5 else "not clearly off"
+    return (
+        f"{variant:24} {first} pair against {second} pair: {share:6.1%}  95% CI"
+        f" [{low:.1%}, {high:.1%}]  games {a.tables}  ({verdict} even)"
+        f"  win a seat: {first} {a.win_rate:.1%}, {second} {b.win_rate:.1%}"
+        f"  mean score: {first} {a.mean:.2f}, {second} {b.mean:.2f}"
+    )
+
+
 def table_for(name: str, subject: str | None, opponent: str | None = None) -> Sequence[type[Bot]]:
     """The bots of table `name`, with `subject` (a bot name) in seat 0 if given and, if
-    `opponent` is given (``FILE.py:CLASS``), that class in the other seats."""
+    `opponent` is given (``FILE.py:CLASS``), that class in the other seats (of a pairs
+    table, in the seats of its second bot)."""
     table = TABLES[name]
-    if (subject is not None or opponent is not None) and name not in SUBJECT_TABLES:
-        raise ValueError(f"--bot and --opponent go with --table {', '.join(SUBJECT_TABLES)}")
+    if (subject is not None or opponent is not None) and name not in (
+        *SUBJECT_TABLES,
+        *PAIR_TABLES,
+    ):
+        raise ValueError(
+            f"--bot and --opponent go with --table {', '.join((*SUBJECT_TABLES, *PAIR_TABLES))}"
+        )
     first = table[0] if subject is None else subject_bot(subject)
+    if name in PAIR_TABLES:
+        second = table[1] if opponent is None else bot_from_file(opponent)
+        if first.name == second.name:
+            raise ValueError(f"--table {name} needs two different bots, not {first.name} twice")
+        return (first, second, first, second)
     others = table[1:] if opponent is None else (bot_from_file(opponent),) * (len(table) - 1)
     return (first, *others)
+
+
+def table_summary(
+    name: str, variant: str, stats: dict[str, BotStats], table: Sequence[type[Bot]]
+) -> str | None:
+    """The summary line of table `name` (None for a table without one)."""
+    if name in SUBJECT_TABLES:
+        return subject_summary(variant, stats, table)
+    if name in PAIR_TABLES:
+        return pair_summary(variant, stats, table)
+    return None
 
 
 def subject_bot(subject: str) -> type[Bot]:
@@ -359,7 +435,7 @@ def main() -> None:
         table = table_for(args.table, args.bot, args.opponent)
     except ValueError as error:
         parser.error(str(error))
-    if args.table in ("vs-greedy", "vs-mc64", "vs-winner") and args.variant is None:
+    if args.table in ("vs-greedy", "vs-mc64", "vs-winner", "pairs") and args.variant is None:
         args.variant = [v for v in VARIANTS if v.startswith("6nimmt")]
     if args.table in ("vs-greedy", "vs-mc64") and not all(
         v.startswith("6nimmt") for v in args.variant
@@ -375,12 +451,11 @@ def main() -> None:
     for variant in args.variant or VARIANTS:
         started = time.monotonic()
         report = None
-        if args.table in SUBJECT_TABLES:
+        if args.table in (*SUBJECT_TABLES, *PAIR_TABLES):
 
             def report(done: int, totals: dict[str, BotStats], variant: str = variant) -> None:
-                print(
-                    f"  after {done} deals: " + subject_summary(variant, totals, table), flush=True
-                )
+                summary = table_summary(args.table, variant, totals, table)
+                print(f"  after {done} deals: {summary}", flush=True)
 
         if args.jobs > 1:
             stats = duplicate_parallel(
@@ -407,8 +482,8 @@ def main() -> None:
                 f"  games {entry.games}  ({time.monotonic() - started:.0f} s)",
                 flush=True,
             )
-        if args.table in SUBJECT_TABLES:
-            summaries.append(subject_summary(variant, stats, table))
+        if (summary := table_summary(args.table, variant, stats, table)) is not None:
+            summaries.append(summary)
             print(summaries[-1], flush=True)
         elif variant == "6nimmt:rounds=1" and (ratios := heads_ratios(stats)):
             summaries.append(f"{variant}: {ratios}")

@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.strength import TABLES, BotStats, duplicate, duplicate_parallel, table_for
+from benchmarks.strength import (
+    TABLES,
+    BotStats,
+    add_table_outcome,
+    duplicate,
+    duplicate_parallel,
+    pair_summary,
+    table_for,
+)
 from benchmarks.strength_table import markdown
 from referee.league.config import parse_league
 from referee.league.executors import MatchAttempt
@@ -155,3 +163,38 @@ def test_seat_0_can_take_a_bot_from_a_file_too(tmp_path: Path) -> None:
     for wrong in ("no_such_bot", f"{path}:Missing", f"{tmp_path / 'none.py'}:LowestCard"):
         with pytest.raises(ValueError, match="--bot"):
             table_for("vs-mc64", wrong)
+
+
+def test_a_pairs_table_seats_two_bots_twice_each_and_plays_each_seating_once(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "outside.py"
+    path.write_text(OUTSIDE_BOT)
+    table = table_for("pairs", "rules_bot", f"{path}:LowestCard")
+    assert [b.name for b in table] == ["rules_bot", "lowest_card"] * 2
+    assert [b.name for b in table_for("pairs", None)] == ["champion_bot", "winner_bot"] * 2
+    stats = duplicate("6nimmt:rounds=1", 2, 40, 9, table)
+    rules, lowest = stats["rules_bot"], stats["lowest_card"]
+    # Two deals, each in its two seatings (A B A B and B A B A): 4 games, 8 seats a bot.
+    assert (rules.tables, lowest.tables) == (4, 4)
+    assert (rules.games, lowest.games) == (8, 8)
+    assert rules.table_wins + lowest.table_wins == pytest.approx(4)
+    assert rules.wins + lowest.wins == pytest.approx(4)
+    line = pair_summary("6nimmt:rounds=1", stats, table)
+    assert "rules_bot pair against lowest_card pair" in line and "games 4" in line
+    with pytest.raises(ValueError, match="two different bots"):
+        table_for("pairs", "winner_bot")  # the second bot is winner_bot by default
+
+
+def test_a_table_is_won_by_the_bot_whose_seats_took_the_fewest_heads_in_all() -> None:
+    stats: dict[str, BotStats] = {}
+    add_table_outcome(stats, ["a", "b", "a", "b"], [1, 5, 9, 4])  # a 10, b 9
+    assert (stats["a"].table_wins, stats["b"].table_wins) == (0.0, 1.0)
+    add_table_outcome(stats, ["a", "b", "a", "b"], [3, 2, 3, 4])  # a 6, b 6: a tie
+    assert (stats["a"].table_wins, stats["b"].table_wins) == (0.5, 1.5)
+    assert (stats["a"].tables, stats["b"].tables) == (2, 2)
+    add_table_outcome(stats, ["s", "o", "o", "o"], [8, 1, 2, 3])  # one seat against three
+    assert (stats["s"].table_wins, stats["o"].table_wins) == (0.0, 1.0)
+    merged = BotStats(tables=1, table_wins=1.0)
+    merged.add(stats["a"])
+    assert (merged.tables, merged.table_wins) == (3, 1.5)
