@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.strength import MC64, SUBJECTS, bot_from_file
+from benchmarks.strength import MC64, SUBJECTS, subject_bot
 from example_bots.champion_bot.bot import WEIGHTS, ChampionBot
 from example_bots.champion_bot.features import Array, encode
 from example_bots.champion_bot.net import Net, load, softmax
@@ -82,16 +82,7 @@ def option_index(choice: int | Option, options: Sequence[Option]) -> int:
 
 def player_class(name: str) -> type[Bot]:
     """The player by name: an example bot, ``mc:64``, or ``FILE.py:CLASS``."""
-    if name == "mc:64":
-        return MC64
-    if name in SUBJECTS:
-        return SUBJECTS[name]
-    if ":" in name:
-        return bot_from_file(name, "--player")
-    raise ValueError(
-        f"--player: no player {name!r}; mc:64, one of {', '.join(sorted(SUBJECTS))},"
-        " or FILE.py:CLASS"
-    )
+    return subject_bot(name, "--player", {**SUBJECTS, "mc:64": MC64})
 
 
 def recorded_games(player: type[Bot], games: int, seed: int, decision_ms: int) -> list[Pick]:

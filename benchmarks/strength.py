@@ -65,7 +65,7 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -364,15 +364,18 @@ def table_summary(
     return None
 
 
-def subject_bot(subject: str) -> type[Bot]:
-    """Seat 0's bot: an example bot by name (:data:`SUBJECTS`), or ``FILE.py:CLASS`` (a
-    variant of one for an experiment, kept outside the repository)."""
-    if subject in SUBJECTS:
-        return SUBJECTS[subject]
+def subject_bot(
+    subject: str, flag: str = "--bot", named: Mapping[str, type[Bot]] = SUBJECTS
+) -> type[Bot]:
+    """Seat 0's bot (`flag` names the option in an error): a bot by name (one of
+    `named`, the example bots by default), or ``FILE.py:CLASS`` (a variant of one for an
+    experiment, kept outside the repository)."""
+    if subject in named:
+        return named[subject]
     if ":" not in subject:
-        raise ValueError(f"--bot: no bot {subject!r}; one of {', '.join(sorted(SUBJECTS))},"
+        raise ValueError(f"{flag}: no bot {subject!r}; one of {', '.join(sorted(named))},"
                          " or FILE.py:CLASS")  # fmt: skip
-    return bot_from_file(subject, "--bot")
+    return bot_from_file(subject, flag)
 
 
 @functools.cache

@@ -88,5 +88,5 @@ def test_the_log_likelihood_is_smoothed_and_tempered() -> None:
 def test_players_are_named_as_the_strength_benchmark_names_them() -> None:
     assert player_class("mc:64") is MC64
     assert player_class("rules_bot") is RulesBot
-    with pytest.raises(ValueError, match="--player: no player 'nobody'"):
+    with pytest.raises(ValueError, match="--player: no bot 'nobody'"):
         player_class("nobody")
