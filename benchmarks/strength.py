@@ -104,6 +104,8 @@ SUBJECT_TABLES = (
 ONE_AGAINST_THREE = SUBJECT_TABLES
 # Tables of two bots, two seats each (A, B, A, B).
 PAIR_TABLES = ("pairs",)
+# The tables whose bots --bot and --opponent choose, each printed with a summary line.
+CHOSEN_BOT_TABLES = (*SUBJECT_TABLES, *PAIR_TABLES)
 SUBJECTS: dict[str, type[Bot]] = {
     b.name: b for b in (ChampionBot, WinnerBot, MonteCarloBot, RulesBot, RandomBot)
 }
@@ -336,13 +338,8 @@ def table_for(name: str, subject: str | None, opponent: str | None = None) -> Se
     `opponent` is given (``FILE.py:CLASS``), that class in the other seats (of a pairs
     table, in the seats of its second bot)."""
     table = TABLES[name]
-    if (subject is not None or opponent is not None) and name not in (
-        *SUBJECT_TABLES,
-        *PAIR_TABLES,
-    ):
-        raise ValueError(
-            f"--bot and --opponent go with --table {', '.join((*SUBJECT_TABLES, *PAIR_TABLES))}"
-        )
+    if (subject is not None or opponent is not None) and name not in CHOSEN_BOT_TABLES:
+        raise ValueError(f"--bot and --opponent go with --table {', '.join(CHOSEN_BOT_TABLES)}")
     first = table[0] if subject is None else subject_bot(subject)
     if name in PAIR_TABLES:
         second = table[1] if opponent is None else bot_from_file(opponent)
@@ -454,7 +451,7 @@ def main() -> None:
     for variant in args.variant or VARIANTS:
         started = time.monotonic()
         report = None
-        if args.table in (*SUBJECT_TABLES, *PAIR_TABLES):
+        if args.table in CHOSEN_BOT_TABLES:
 
             def report(done: int, totals: dict[str, BotStats], variant: str = variant) -> None:
                 summary = table_summary(args.table, variant, totals, table)
